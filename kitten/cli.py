@@ -1,0 +1,84 @@
+"""The ``kitten`` command.
+
+::
+
+    kitten normalize PATH... -o OUT     # UTF-8 XHTML 1.0 Transitional, OUT/a/b/page.xhtml
+    kitten extract PATH... -o OUT       # text, OUT/a/b/page.txt
+    kitten extract page.html            # one page: the text on standard output
+
+Options: ``--dump-dir DIR`` (every intermediate file of every page),
+``--config FILE.toml``, ``--jobs N`` (worker processes). The exit code is 1 only when
+some page got no output at all, 2 for usage errors.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from kitten import __version__
+from kitten.batch import Job, print_summary, run_batch, write_log_line
+from kitten.config import Config, ConfigError
+from kitten.io.files import InputError, discover
+
+LOG_NAME = "kitten-log.jsonl"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kitten", description="Crawled HTML in, parser-ready text out.")
+    parser.add_argument("--version", action="version", version=f"kitten {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, help_ in (("normalize", "write each page as UTF-8 XHTML 1.0 Transitional (.xhtml)"),
+                        ("extract", "write the text of each page (.txt)")):
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
+        p.add_argument("-o", "--output", type=Path,
+                       help="output folder (mirrors the input tree); omit for one page to print it")
+        p.add_argument("--dump-dir", type=Path, help="write every intermediate file of every page here")
+        p.add_argument("--config", type=Path, help="TOML configuration file")
+        p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1; 0 = all cores)")
+        p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        config = Config.from_toml(args.config) if args.config else Config()
+        items = list(discover(args.paths))
+    except (ConfigError, InputError) as exc:
+        print(f"kitten: {exc}", file=sys.stderr)
+        return 2
+    target = "xhtml" if args.command == "normalize" else "text"
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    if args.output is None:
+        if len(items) != 1:
+            print("kitten: -o OUT is required unless exactly one page is given", file=sys.stderr)
+            return 2
+        return _print_one(items, Job(None, target, config, args.dump_dir))
+    args.output.mkdir(parents=True, exist_ok=True)
+    job = Job(args.output, target, config, args.dump_dir)
+    with open(args.output / LOG_NAME, "w", encoding="utf-8") as log:
+        summary = run_batch(items, job, jobs=jobs, on_record=lambda r: write_log_line(log, r),
+                            progress=None if args.quiet else sys.stderr, total=len(items))
+    if not args.quiet:
+        print_summary(summary)
+        print(f"log: {args.output / LOG_NAME}", file=sys.stderr)
+    return 1 if summary.counts["failed"] else 0
+
+
+def _print_one(items, job: Job) -> int:
+    summary_records = []
+    run_batch(items, job, jobs=1, on_record=summary_records.append)
+    rec = summary_records[0]
+    for e in rec.events:
+        if e["kind"] in ("excluded", "fallback", "failed", "encoding-override"):
+            print(f"kitten: {rec.rel}: {e['kind']}: {e['message']}", file=sys.stderr)
+    if rec.text is not None:
+        sys.stdout.write(rec.text)
+    return 1 if rec.status == "failed" else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,115 @@
+"""One configuration object, with documented defaults, loadable from TOML.
+
+A TOML file mirrors the sections below, e.g.::
+
+    [triage]
+    xml_containers = ["header", "document", "textfield", "page"]
+
+    [decode]
+    default_encoding = "windows-1252"
+
+    [normalize]
+    max_depth = 200
+
+Unknown sections or keys are an error (a typo must not silently do nothing).
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+class ConfigError(ValueError):
+    """A configuration file or value that cannot be used."""
+
+
+@dataclass(frozen=True)
+class TriageConfig:
+    #: Root elements of pre-converted XML documents whose text is extracted directly.
+    xml_containers: tuple[str, ...] = ("header", "document", "textfield", "page")
+    #: Exclude XML sitemaps (``urlset``, ``sitemapindex``) and plain-text URL lists.
+    exclude_sitemaps: bool = True
+    #: A text file is a URL list when at least this share of its non-empty lines are URLs.
+    url_list_ratio: float = 0.9
+
+
+@dataclass(frozen=True)
+class DecodeConfig:
+    #: Encoding used when nothing is declared and detection is not conclusive
+    #: (the WHATWG default for Western locales).
+    default_encoding: str = "windows-1252"
+    #: Run charset-normalizer when no BOM, header or declaration decides.
+    detect: bool = True
+    #: Check a declared charset against the bytes and override it when it is wrong.
+    verify_declared: bool = True
+    #: How many bytes the <meta> pre-scan reads (browsers use 1024; many pages
+    #: declare later, so Kitten reads more).
+    prescan_bytes: int = 4096
+
+
+@dataclass(frozen=True)
+class NormalizeConfig:
+    #: Element nesting deeper than this is flattened (children hoisted, text kept),
+    #: so that any XML parser accepts the output (libxml2 refuses depth > 256).
+    max_depth: int = 200
+    #: Keep comments in the XHTML output (they are never extracted as text).
+    keep_comments: bool = False
+
+
+@dataclass(frozen=True)
+class Config:
+    triage: TriageConfig = field(default_factory=TriageConfig)
+    decode: DecodeConfig = field(default_factory=DecodeConfig)
+    normalize: NormalizeConfig = field(default_factory=NormalizeConfig)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> "Config":
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read config {path}: {exc}") from exc
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Config":
+        sections = {}
+        for f in dataclasses.fields(cls):
+            sections[f.name] = _build(f.default_factory, data.get(f.name, {}), f.name)  # type: ignore[misc]
+        unknown = set(data) - set(sections)
+        if unknown:
+            raise ConfigError(f"unknown config section(s): {', '.join(sorted(unknown))}")
+        return cls(**sections)
+
+
+def _build(section_cls, values: dict[str, Any], section: str):
+    if not isinstance(values, dict):
+        raise ConfigError(f"[{section}] must be a table")
+    fields = {f.name: f for f in dataclasses.fields(section_cls)}
+    unknown = set(values) - set(fields)
+    if unknown:
+        raise ConfigError(f"unknown key(s) in [{section}]: {', '.join(sorted(unknown))}")
+    kwargs = {}
+    for name, value in values.items():
+        default = getattr(section_cls(), name)
+        if isinstance(default, tuple):
+            if not isinstance(value, list):
+                raise ConfigError(f"[{section}] {name} must be a list")
+            value = tuple(value)
+        elif isinstance(default, bool) and not isinstance(value, bool):
+            raise ConfigError(f"[{section}] {name} must be true or false")
+        elif isinstance(default, (int, float)) and not isinstance(default, bool):
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise ConfigError(f"[{section}] {name} must be a number")
+        elif isinstance(default, str) and not isinstance(value, str):
+            raise ConfigError(f"[{section}] {name} must be a string")
+        kwargs[name] = value
+    return section_cls(**kwargs)

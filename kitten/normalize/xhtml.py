@@ -1,0 +1,670 @@
+"""Serialize an HTML5 parse tree as valid XHTML 1.0 Transitional, in one walk.
+
+The parse tree comes from a conformant HTML5 parser (lexbor, via selectolax), so
+tags are already closed, reordered and nested as a browser would. What remains is
+to write it as XML that also validates against the XHTML 1.0 Transitional DTD,
+without losing or reordering any text. The content models and attribute lists come
+from the DTD itself (``xhtml1-transitional.json``, built by ``dtd_tables.py``).
+
+For every node, in document order, the writer decides where it can go:
+
+1. **Allowed** in the current output element: written as is.
+2. **Split**: a block inside inline elements or a ``p`` (``<font><table>``,
+   ``<span><div>``, ``<p><table>`` in quirks mode) closes those elements, is written
+   at the nearest ancestor that accepts it, and the closed elements are re-opened
+   (without their ``id``) when inline content follows.
+3. **Dropped** when it carries no text: misplaced ``script``/``style``/``link``/
+   ``meta``, childless misplaced elements (an empty ``form`` in a table), frames,
+   templates, comments. Every drop is logged.
+4. **Wrapped**: text or elements where only a given child is allowed get the
+   missing wrapper (stray content of ``ul`` goes into an ``li``, of a ``tr`` into a
+   ``td``, of a ``select`` into an ``option``).
+5. **Renamed**: anything else becomes a ``div`` or ``span`` (HTML5 and unknown
+   elements, ``li`` outside a list, blocks inside a link ...) with the class
+   ``kitten-<original name>``, so later steps still know what it was.
+6. **Unwrapped**: where not even a ``span`` may stand, the element is left out and
+   its content placed by the same rules.
+
+Order and cardinality constraints are kept by a few element-specific rules: one
+``title`` in ``head`` (added when missing), ``table`` sections in DTD order (a late
+``thead``/``tfoot`` becomes a ``tbody``), lists, rows, selects and row groups that
+end up empty are removed (or get an empty cell when they hold a caption), required
+attributes get defaults (``img alt=""``, ``script type``), ``id``s are made valid
+and unique, ``IDREF``s that point nowhere are dropped. Nesting deeper than
+``max_depth`` is flattened (libxml2 refuses documents deeper than 256).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from kitten.log import PageLog
+
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+DOCTYPE = (
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" '
+    '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">\n'
+)
+CLASS_PREFIX = "kitten-"
+
+# HTML elements outside XHTML 1.0 that render as blocks: they become <div>.
+HTML5_BLOCKS = frozenset(
+    "article aside nav section header footer main figure figcaption hgroup details "
+    "summary dialog search marquee multicol frameset listing xmp plaintext".split()
+)
+# Originals that are blocks: when they must be renamed, prefer div over span.
+BLOCK_ORIGINALS = HTML5_BLOCKS | frozenset(
+    "address blockquote center dd dir div dl dt fieldset form h1 h2 h3 h4 h5 h6 hr li "
+    "menu noframes noscript ol p pre table tbody thead tfoot tr td th caption ul legend "
+    "optgroup option".split()
+)
+# Renames that are better than the generic div/span.
+RENAMES = {"listing": "pre", "xmp": "pre", "plaintext": "pre", "image": "img"}
+# Never written: no text a reader sees, or content that is not part of the page.
+DROP_ALWAYS = frozenset("template frame embed source track wbr keygen param slot".split())
+# Written only where the DTD allows them; dropped (and logged) elsewhere.
+DROP_MISPLACED = frozenset("script style link meta base col colgroup area isindex basefont".split())
+# Childless elements that are still content (a line break, a rule, an image).
+CONTENT_VOIDS = frozenset("br hr img input".split())
+# Elements that may be closed before a misplaced block and re-opened after it.
+SPLITTABLE = frozenset(
+    "p h1 h2 h3 h4 h5 h6 address dt span font b i u s strike em strong big small tt "
+    "code kbd samp var cite dfn abbr acronym q sub sup bdo label".split()
+)
+# Where only some children are allowed, the wrappers that make other content fit.
+WRAPPERS = {
+    "ul": ("li",), "ol": ("li",), "dir": ("li",), "menu": ("li",),
+    "dl": ("dd",),
+    "table": ("tbody", "tr", "td"), "tbody": ("tr", "td"), "thead": ("tr", "td"),
+    "tfoot": ("tr", "td"), "tr": ("td",),
+    "select": ("option",), "optgroup": ("option",),
+}
+# Elements the DTD requires to have at least one child element (of these kinds).
+REQUIRED_CHILDREN = {
+    "ul": frozenset({"li"}), "ol": frozenset({"li"}), "dir": frozenset({"li"}),
+    "menu": frozenset({"li"}), "dl": frozenset({"dt", "dd"}),
+    "select": frozenset({"option", "optgroup"}), "optgroup": frozenset({"option"}),
+    "table": frozenset({"tbody", "tr"}), "thead": frozenset({"tr"}),
+    "tbody": frozenset({"tr"}), "tfoot": frozenset({"tr"}), "tr": frozenset({"td", "th"}),
+    "map": None,  # any child element
+}
+# What an element that must not be empty gets when it holds text but no such child.
+FILLERS = {
+    "table": "<tbody><tr><td></td></tr></tbody>", "thead": "<tr><td></td></tr>",
+    "tbody": "<tr><td></td></tr>", "tfoot": "<tr><td></td></tr>", "tr": "<td></td>",
+}
+# Defaults for attributes the DTD requires.
+REQUIRED_DEFAULTS = {
+    ("script", "type"): "text/javascript", ("style", "type"): "text/css",
+    ("textarea", "rows"): "2", ("textarea", "cols"): "20", ("bdo", "dir"): "ltr",
+    ("basefont", "size"): "3", ("applet", "width"): "0", ("applet", "height"): "0",
+}
+
+SKIP = object()  # start(): leave out the element and its content
+_ID_ATTR = re.compile(r' id="[^"]*"')
+_TABLE_PHASE = {"caption": 1, "col": 2, "colgroup": 2, "thead": 3, "tfoot": 4}
+_ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_NAME_BAD = re.compile(r"[^A-Za-z0-9_.\-\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")
+_NAME_START = re.compile(r"[A-Za-z_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")
+_CLASS_BAD = re.compile(r"[^a-z0-9_-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class AttrSpec:
+    type: str  # cdata, id, idref, idrefs, nmtoken, enumeration
+    values: frozenset[str]
+    required: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ElementSpec:
+    name: str
+    children: frozenset[str]  # element names, plus "#text" when text is allowed
+    empty: bool
+    attrs: dict[str, AttrSpec]
+    #: children that need no check beyond membership (the writer's fast path)
+    fast_children: frozenset[str] = frozenset()
+    pcdata: bool = False
+
+
+@lru_cache(maxsize=1)
+def element_specs() -> dict[str, ElementSpec]:
+    """The XHTML 1.0 Transitional element table (loaded once, read-only)."""
+    from kitten.normalize.dtd_tables import TABLES_PATH
+
+    raw = json.loads(TABLES_PATH.read_text(encoding="utf-8"))["elements"]
+    specs = {}
+    for name, e in raw.items():
+        children = set(e["children"])
+        if e["pcdata"]:
+            children.add("#text")
+        attrs = {
+            a: AttrSpec(v["type"], frozenset(v["values"]), v["default"] == "required")
+            for a, v in e["attributes"].items()
+            if a != "xmlns"
+        }
+        fast = frozenset() if name in _ORDERED else frozenset(children - {"#text"} - _ORDERED_CHILDREN)
+        specs[name] = ElementSpec(name, frozenset(children), e["empty"], attrs, fast, e["pcdata"])
+    return specs
+
+
+# Elements whose children are checked for order or count, and children that count.
+_ORDERED = frozenset({"table", "head", "html"})
+_ORDERED_CHILDREN = frozenset({"thead", "tfoot", "caption", "col", "colgroup", "title", "html"})
+
+
+def _escape_text(s: str) -> str:
+    if "&" in s:
+        s = s.replace("&", "&amp;")
+    if "<" in s:
+        s = s.replace("<", "&lt;")
+    if ">" in s:
+        s = s.replace(">", "&gt;")
+    return s
+
+
+def _escape_attr(s: str) -> str:
+    return _escape_text(s).replace('"', "&quot;") if s else s
+
+
+def class_token(name: str) -> str:
+    """The class naming an original element: ``kitten-article``, ``kitten-fb-like``."""
+    return CLASS_PREFIX + (_CLASS_BAD.sub("-", name.lower()).strip("-") or "x")
+
+
+def xml_name(value: str) -> str | None:
+    """``value`` made into a valid XML Name (for ``id``), or None if nothing is left."""
+    v = _NAME_BAD.sub("_", value.strip())
+    if not v:
+        return None
+    if not _NAME_START.match(v):
+        v = "_" + v
+    return v
+
+
+def xml_nmtoken(value: str) -> str | None:
+    v = _NAME_BAD.sub("_", value.strip())
+    return v or None
+
+
+class _Frame:
+    """An element being written: an input element (possibly renamed) or a wrapper."""
+
+    __slots__ = ("tag", "spec", "start", "start_tag", "open", "wrapper",
+                 "required", "n_required", "n_children", "phase", "titles", "cols",
+                 "fast", "pcdata")
+
+    def __init__(self, tag: str, spec: ElementSpec, start: int, start_tag: str,
+                 wrapper: bool = False):
+        self.tag = tag
+        self.spec = spec
+        self.start = start  # index in the output list of the start tag
+        self.start_tag = start_tag
+        self.open = True
+        self.wrapper = wrapper
+        self.required = REQUIRED_CHILDREN.get(tag, False)
+        self.n_required = 0
+        self.n_children = 0
+        self.phase = 0  # table: 0 start, 1 caption, 2 cols, 3 thead, 4 tfoot, 5 rows
+        self.titles = 0  # head: titles written
+        self.cols = ""  # table: "col" or "colgroup", whichever came first
+        self.fast = spec.fast_children
+        self.pcdata = spec.pcdata
+
+
+@dataclass
+class SerializeStats:
+    """Counts of what the writer changed, for the page log."""
+
+    renamed: dict[str, int] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
+    unwrapped: dict[str, int] = field(default_factory=dict)
+    dropped_attrs: int = 0
+    dropped_text: list[str] = field(default_factory=list)
+    comments: int = 0
+    split: int = 0
+    flattened: int = 0
+
+    def bump(self, table: dict[str, int], key: str) -> None:
+        table[key] = table.get(key, 0) + 1
+
+
+class _Writer:
+    """Writes one document. Not reusable: one instance per page."""
+
+    def __init__(self, max_depth: int):
+        self.specs = element_specs()
+        self.out: list[str] = []
+        self.stack: list[_Frame] = []
+        self.max_depth = max_depth
+        self.ids: set[str] = set()
+        self.idrefs: list[tuple[int, str, str]] = []  # (out index, attr name, value)
+        self.stats = SerializeStats()
+        self.needs_attrs = _tags_with_required_attrs()
+
+    # ---- attributes -------------------------------------------------------------
+    def attributes(self, tag: str, attrs: dict, extra_class: str | None) -> str:
+        """The attributes of a start tag, made valid for ``tag`` (a string to append)."""
+        spec = self.specs[tag].attrs
+        parts: list[str] = []
+        classes = extra_class
+        style = None
+        for name, value in attrs.items():
+            a = spec.get(name)
+            if a is None:
+                if name == "hidden":
+                    style = "display:none"
+                else:
+                    self.stats.dropped_attrs += 1
+                continue
+            if value is None:
+                value = ""
+            t = a.type
+            if t == "cdata":
+                if name == "class":
+                    classes = f"{classes} {value}" if classes else value
+                    continue
+                if name == "style" and style:
+                    value, style = f"{style};{value}", None
+            elif t == "enumeration":
+                value = value.strip().lower() or name
+                if value not in a.values:
+                    self.stats.dropped_attrs += 1
+                    continue
+            elif t == "id":
+                value = self.unique_id(value)
+                if value is None:
+                    self.stats.dropped_attrs += 1
+                    continue
+            elif t == "nmtoken":
+                value = xml_nmtoken(value)
+                if value is None:
+                    self.stats.dropped_attrs += 1
+                    continue
+            else:  # idref, idrefs: written once all ids are known
+                self.idrefs.append((len(self.out), name, value))
+                continue
+            if "&" in value or "<" in value or ">" in value or '"' in value:
+                value = _escape_attr(value)
+            parts.append(f' {name}="{value}"')
+        if style and "style" in spec:
+            parts.append(f' style="{style}"')
+        if classes and "class" in spec:
+            parts.append(f' class="{_escape_attr(classes)}"')
+        if tag in self.needs_attrs:
+            for name, a in spec.items():
+                if a.required and name not in attrs:
+                    parts.append(f' {name}="{self.required_default(tag, name, a)}"')
+        return "".join(parts)
+
+    def unique_id(self, value: str) -> str | None:
+        v = xml_name(value)
+        if v is None:
+            return None
+        if v in self.ids:
+            n = 2
+            while f"{v}-{n}" in self.ids:
+                n += 1
+            v = f"{v}-{n}"
+        self.ids.add(v)
+        return v
+
+    def required_default(self, tag: str, name: str, a: AttrSpec) -> str:
+        if a.type == "id":
+            return self.unique_id(f"kitten-{tag}-{len(self.ids) + 1}") or "kitten"
+        default = REQUIRED_DEFAULTS.get((tag, name), "")
+        if a.type == "enumeration" and default not in a.values:
+            default = sorted(a.values)[0]
+        return default
+
+    # ---- frames -----------------------------------------------------------------
+    def top_open(self) -> int:
+        i = len(self.stack) - 1
+        while i >= 0 and not self.stack[i].open:
+            i -= 1
+        return i
+
+    def allows(self, frame: _Frame, x: str) -> bool:
+        if x not in frame.spec.children:
+            return False
+        tag = frame.tag
+        if tag == "table":
+            p = frame.phase
+            if x == "caption":
+                return p == 0
+            if x == "col":
+                return p <= 2 and frame.cols != "colgroup"
+            if x == "colgroup":
+                return p <= 2 and frame.cols != "col"
+            if x == "thead":
+                return p < 3
+            if x == "tfoot":
+                return p < 4
+            return True
+        if tag == "head" and x == "title":
+            return frame.titles == 0
+        return True
+
+    def push(self, tag: str, start_tag: str, wrapper: bool = False, parent: _Frame | None = None) -> _Frame:
+        if parent is None and self.stack:
+            parent = self.stack[self.top_open()]
+        if parent is not None:
+            parent.n_children += 1
+            req = parent.required
+            if req is None or (req and tag in req):
+                parent.n_required += 1
+            if parent.tag == "table":
+                parent.phase = max(parent.phase, _TABLE_PHASE.get(tag, 5))
+                if tag in ("col", "colgroup") and not parent.cols:
+                    parent.cols = tag
+            elif parent.tag == "head" and tag == "title":
+                parent.titles += 1
+        frame = _Frame(tag, self.specs[tag], len(self.out), start_tag, wrapper)
+        self.out.append(start_tag)
+        self.stack.append(frame)
+        return frame
+
+    def close(self, frame: _Frame) -> None:
+        """Write the end of ``frame`` (the top of the stack) and pop it."""
+        self.stack.pop()
+        if not frame.open:
+            return
+        tag = frame.tag
+        if tag == "head" and frame.titles == 0:
+            self.out.append("<title></title>")
+        req = frame.required
+        if req is not False and frame.n_required == 0:
+            if frame.n_children == 0 and not any(
+                s.strip() for s in self.out[frame.start + 1:]
+            ):
+                del self.out[frame.start:]
+                self.idrefs = [r for r in self.idrefs if r[0] < frame.start]
+                self.stats.bump(self.stats.dropped, f"empty {tag}")
+                parent = self.stack[self.top_open()] if self.stack else None
+                if parent is not None:
+                    parent.n_children -= 1
+                    if parent.n_required and (parent.required is None or
+                                              (parent.required and tag in parent.required)):
+                        parent.n_required -= 1
+                return
+            filler = FILLERS.get(tag)
+            if filler is None:
+                filler = "<li></li>" if "li" in (req or ()) else (
+                    "<dd></dd>" if tag == "dl" else "<option></option>")
+            self.out.append(filler)
+        self.out.append(f"</{tag}>")
+
+    def suspend_above(self, j: int) -> None:
+        """Close the open frames above index ``j``; they re-open when inline content follows."""
+        out = self.out
+        for i in range(len(self.stack) - 1, j, -1):
+            f = self.stack[i]
+            if f.open:
+                if out[-1] is f.start_tag and f.start == len(out) - 1 and ' id="' not in f.start_tag:
+                    out.pop()  # nothing written inside yet: no empty element
+                else:
+                    out.append(f"</{f.tag}>")
+                f.open = False
+        self.stats.split += 1
+
+    def reopen(self) -> None:
+        """Re-open the suspended frames at the top of the stack."""
+        i = self.top_open()
+        for f in self.stack[i + 1:]:
+            f.start = len(self.out)
+            self.out.append(_ID_ATTR.sub("", f.start_tag))  # a copy must not repeat the id
+            f.open = True
+
+    def open_wrappers(self, k: int, x: str) -> bool:
+        """Open the wrappers that let ``x`` stand in frame ``k``; False if there are none."""
+        chain = WRAPPERS.get(self.stack[k].tag)
+        if not chain or len(self.stack) + len(chain) > self.max_depth:
+            return False
+        if not (x in self.specs[chain[-1]].children or x != "#text"):
+            return False
+        for w in chain:
+            self.push(w, f"<{w}>", wrapper=True)
+        return True
+
+    def close_wrappers_for(self, x: str) -> None:
+        """Close wrappers whose parent accepts ``x`` itself (a real ``li`` after stray text)."""
+        st = self.stack
+        while len(st) >= 2 and st[-1].wrapper and st[-1].open:
+            i = len(st) - 2
+            while i >= 0 and st[i].wrapper and st[i].open and x not in st[i].spec.children:
+                i -= 1
+            if i < 0 or not self.allows(st[i], x):
+                return
+            while len(st) - 1 > i:
+                self.close(st[-1])
+
+    # ---- placement --------------------------------------------------------------
+    def place(self, x: str) -> int | None:
+        """Make the output ready to receive ``x``; return the frame index or None.
+
+        ``x`` is an output tag name or ``"#text"`` (non-whitespace text).
+        """
+        st = self.stack
+        if st and st[-1].wrapper:
+            self.close_wrappers_for(x)
+        top = len(st) - 1
+        if top >= 0 and not st[top].open:
+            if self.allows(st[top], x):
+                self.reopen()
+                return len(st) - 1
+        k = self.top_open()
+        if k < 0:
+            return None
+        if self.allows(st[k], x):
+            return k
+        # split: find an ancestor across splittable open frames
+        j = k
+        while j >= 0 and st[j].tag in SPLITTABLE and not st[j].wrapper:
+            j -= 1
+            while j >= 0 and not st[j].open:
+                j -= 1
+            if j >= 0 and self.allows(st[j], x):
+                self.suspend_above(j)
+                return j
+        return None
+
+    # ---- nodes ------------------------------------------------------------------
+    def text(self, s: str) -> None:
+        if s.isspace():  # never re-opens or wraps anything
+            k = self.top_open()
+            if k >= 0 and "#text" in self.stack[k].spec.children:
+                self.out.append(s)
+            return
+        k = self.place("#text")
+        if k is None:
+            k = self.top_open()
+            if k < 0 or not self.open_wrappers(k, "#text"):
+                self.stats.dropped_text.append(s.strip()[:80])
+                return
+        self.out.append(_escape_text(s))
+
+    def start(self, orig: str, attrs: dict, has_children: bool) -> _Frame | None:
+        """Write the start of an element; return its frame, None if it is not written
+        (its content is, by the same rules), or ``SKIP`` if neither it nor its content is."""
+        stats = self.stats
+        if len(self.stack) >= self.max_depth:
+            stats.flattened += 1
+            return None
+        tag = orig
+        extra = None
+        if tag not in self.specs:
+            tag = RENAMES.get(orig) or ("div" if orig in HTML5_BLOCKS else "span")
+            extra = class_token(orig)
+            if tag not in self.specs or tag == "img":  # "image" is written by the parser as img
+                tag = "span"
+        if not self.stack:  # the document element
+            if tag != "html":
+                raise ValueError(f"document element is <{orig}>, not <html>")
+            attr_s = self.attributes(tag, attrs, None)
+            return self.push(tag, f'<html xmlns="{XHTML_NS}"{attr_s}>')
+        if tag in ("thead", "tfoot") and self.stack[-1].tag == "table" and not self.allows(self.stack[-1], tag):
+            tag, extra = "tbody", class_token(orig)  # a second or late section: keep DTD order
+            stats.bump(stats.renamed, f"{orig}>tbody")
+        k = self.place(tag)
+        if k is None:
+            if tag in DROP_MISPLACED or (not has_children and tag not in CONTENT_VOIDS):
+                stats.bump(stats.dropped, orig)
+                return SKIP
+            kk = self.top_open()
+            if kk >= 0 and self.open_wrappers(kk, tag):
+                k = self.place(tag)
+            if k is None:
+                new = None
+                kk = self.top_open()
+                prefs = ("div", "span") if orig in BLOCK_ORIGINALS else ("span", "div")
+                for cand in prefs:
+                    kk2 = self.place(cand)
+                    if kk2 is not None:
+                        new = cand
+                        break
+                if new is None:
+                    stats.bump(stats.unwrapped, orig)
+                    return None
+                stats.bump(stats.renamed, f"{orig}>{new}")
+                extra = class_token(orig)
+                tag = new
+        attr_s = self.attributes(tag, attrs, extra) if (attrs or extra or tag in self.needs_attrs) else ""
+        if self.specs[tag].empty:
+            self.push(tag, f"<{tag}{attr_s} />")
+            self.stack.pop()
+            return None
+        return self.push(tag, f"<{tag}{attr_s}>")
+
+    def end(self, frame: _Frame) -> None:
+        st = self.stack
+        if st[-1] is frame and frame.open and frame.required is False and frame.tag != "head":
+            st.pop()
+            self.out.append(f"</{frame.tag}>")
+            return
+        while st and st[-1] is not frame:
+            self.close(st[-1])
+        if st:
+            self.close(frame)
+
+    def finish(self) -> str:
+        while self.stack:
+            self.close(self.stack[-1])
+        out = self.out
+        for index, name, value in self.idrefs:
+            # the start tag at ``index`` has no ">" before its end: values are escaped
+            tokens = [t for t in value.split() if t in self.ids]
+            if tokens and index < len(out) and out[index].startswith("<"):
+                out[index] = out[index].replace(">", f' {name}="{" ".join(tokens)}">', 1)
+        body = "".join(out)
+        if _ILLEGAL_XML.search(body):
+            body = _ILLEGAL_XML.sub(_illegal_replacement, body)
+        return XML_DECLARATION + DOCTYPE + body
+
+
+def _illegal_replacement(m: re.Match) -> str:
+    return " " if m.group() in "\x0b\x0c" else ""
+
+
+@lru_cache(maxsize=1)
+def _tags_with_required_attrs() -> frozenset[str]:
+    return frozenset(t for t, s in element_specs().items() if any(a.required for a in s.attrs.values()))
+
+
+def serialize(root, log: PageLog, max_depth: int = 200) -> str:
+    """Write the tree under ``root`` (a selectolax ``LexborNode``, the ``html`` element)."""
+    w = _Writer(max_depth)
+    frames: list[_Frame | None] = []
+    stack, out, needs_attrs, specs = w.stack, w.out, w.needs_attrs, w.specs
+    node = root
+    while node is not None:
+        tag = node.tag
+        if tag == "-text":
+            s = node.text_content
+            if s:
+                top = stack[-1] if stack else None
+                if top is not None and top.open and top.pcdata:
+                    if "&" in s or "<" in s or ">" in s:
+                        s = _escape_text(s)
+                    out.append(s)
+                else:
+                    w.text(s)
+        elif tag is None or tag == "-comment" or tag == "-doctype" or tag in DROP_ALWAYS:
+            if tag == "-comment":
+                w.stats.comments += 1
+            elif tag is not None and tag[0] != "-":
+                w.stats.bump(w.stats.dropped, tag)
+        elif tag[0] != "-":
+            child = node.child
+            top = stack[-1] if stack else None
+            if top is not None and top.open and tag in top.fast and len(stack) < max_depth:
+                # fast path: a known element where its parent allows it
+                attrs = node.attributes
+                attr_s = w.attributes(tag, attrs, None) if (attrs or tag in needs_attrs) else ""
+                if specs[tag].empty:
+                    w.push(tag, f"<{tag}{attr_s} />", parent=top)
+                    stack.pop()
+                    frame = None
+                else:
+                    frame = w.push(tag, f"<{tag}{attr_s}>", parent=top)
+                if child is not None:
+                    frames.append(frame)
+                    node = child
+                    continue
+                if frame is not None:
+                    w.end(frame)
+            elif tag == "frameset" and w.stack and w.stack[-1].tag == "html":
+                frame = w.start("body", {"class": class_token("frameset")}, True)
+                if child is not None:
+                    frames.append(frame)
+                    node = child
+                    continue
+                if frame is not None:
+                    w.end(frame)
+            else:
+                frame = w.start(tag, node.attributes, child is not None)
+                if child is not None and frame is not SKIP:
+                    frames.append(frame)
+                    node = child
+                    continue
+                if frame is not None and frame is not SKIP:
+                    w.end(frame)
+        # next node: sibling, or climb up closing elements
+        while node is not None:
+            nxt = node.next
+            if nxt is not None:
+                node = nxt
+                break
+            node = node.parent
+            if node is None or not frames:  # back above the root
+                node = None
+                break
+            frame = frames.pop()
+            if frame is not None:
+                w.end(frame)
+    _log_stats(w.stats, log)
+    return w.finish()
+
+
+def _log_stats(stats: SerializeStats, log: PageLog) -> None:
+    def fmt(d: dict[str, int]) -> str:
+        return ", ".join(f"{k} x{v}" if v > 1 else k for k, v in sorted(d.items()))
+
+    if stats.renamed:
+        log.add("normalize", "renamed-elements", fmt(stats.renamed))
+    if stats.dropped:
+        log.add("normalize", "dropped-elements", fmt(stats.dropped))
+    if stats.unwrapped:
+        log.add("normalize", "unwrapped-elements", fmt(stats.unwrapped))
+    if stats.split:
+        log.add("normalize", "split-inline", f"{stats.split} inline element runs closed around blocks")
+    if stats.flattened:
+        log.add("normalize", "depth-flattened", f"{stats.flattened} elements deeper than the depth limit unwrapped")
+    if stats.dropped_attrs:
+        log.add("normalize", "dropped-attributes", f"{stats.dropped_attrs} attributes unknown to XHTML 1.0 or invalid")
+    for t in stats.dropped_text:
+        log.add("normalize", "dropped-text", repr(t))
+    if stats.comments:
+        log.add("normalize", "comments", f"{stats.comments} comments left out")

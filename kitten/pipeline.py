@@ -1,0 +1,117 @@
+"""The pipeline: named steps from bytes to XHTML or text, recording each product.
+
+::
+
+    raw bytes -> triage -> decode -> normalize (HTML) or xml (pre-converted XML) -> render
+
+Each step is a plain function of the previous product. ``run_page`` wires them,
+records every product under its step name (so ``--dump-dir`` can write every
+intermediate file), and turns any exception into the plain-text fallback, so a
+page never yields nothing and a batch never stops.
+"""
+from __future__ import annotations
+
+import json
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from kitten.config import Config
+from kitten.fallback import plain_text_dump
+from kitten.log import Event, PageLog
+from kitten.normalize import to_xhtml
+from kitten.normalize.encoding import decode
+from kitten.page import Decoded, Page, Triage
+from kitten.render import render_text
+from kitten.triage import triage
+from kitten.xmldoc import xml_to_xhtml
+
+Target = Literal["xhtml", "text"]
+Status = Literal["done", "excluded", "fallback", "failed"]
+
+
+@dataclass
+class PageResult:
+    """What the pipeline made of one page."""
+
+    name: str
+    target: Target
+    status: Status
+    output: str | None  # XHTML or text for status "done"; the text dump for "fallback"
+    products: dict[str, Any] = field(default_factory=dict)  # step name -> product
+    log: list[Event] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def decoded(self) -> Decoded | None:
+        return self.products.get("decode")
+
+    @property
+    def xhtml(self) -> str | None:
+        return self.products.get("normalize")
+
+    @property
+    def output_suffix(self) -> str:
+        """File suffix of ``output``: ``.xhtml`` for normalize, ``.txt`` for text and fallbacks."""
+        return ".xhtml" if self.target == "xhtml" and self.status == "done" else ".txt"
+
+
+# Dump files: step name -> (suffix, how to turn the product into text)
+DUMPS: dict[str, tuple[str, Any]] = {
+    "raw": (".raw.html", None),
+    "triage": (".triage.json", lambda t: json.dumps({"kind": t.kind, "reason": t.reason, "root": t.root})),
+    "decode": (".decoded.html", lambda d: d.text),
+    "normalize": (".xhtml", lambda x: x),
+    "render": (".txt", lambda t: t),
+    "fallback": (".fallback.txt", lambda t: t),
+}
+
+
+def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
+    """Run every step on ``page`` up to ``target``; never raises."""
+    log = PageLog()
+    products: dict[str, Any] = {"raw": page.data}
+    result = PageResult(page.name, target, "failed", None, products, log.events)
+    step = "triage"
+    try:
+        tri: Triage = triage(page.data, config.triage)
+        products["triage"] = tri
+        if tri.kind in ("sitemap", "binary", "empty"):
+            log.add("triage", "excluded", tri.reason)
+            result.status = "excluded"
+            return result
+        step = "decode"
+        decoded = decode(page.data, config.decode, log, page.headers)
+        products["decode"] = decoded
+        step = "normalize"
+        if tri.kind == "xml":
+            xhtml = xml_to_xhtml(decoded.text, log)
+        else:
+            xhtml = to_xhtml(decoded.text, config.normalize, log)
+        products["normalize"] = xhtml
+        if target == "xhtml":
+            result.status, result.output = "done", xhtml
+            return result
+        step = "render"
+        text = render_text(xhtml)
+        products["render"] = text
+        result.status, result.output = "done", text
+        return result
+    except Exception as exc:  # noqa: BLE001 - any failure becomes a logged fallback
+        return _fallback(result, log, step, exc)
+
+
+def _fallback(result: PageResult, log: PageLog, step: str, exc: Exception) -> PageResult:
+    reason = f"{step} failed: {type(exc).__name__}: {exc}"
+    log.add(step, "fallback", reason)
+    result.error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    try:
+        decoded = result.products.get("decode")
+        text = plain_text_dump(decoded.text if decoded is not None else result.products["raw"])
+    except Exception as exc2:  # noqa: BLE001 - reported as a failed page
+        log.add("fallback", "failed", f"fallback failed: {type(exc2).__name__}: {exc2}")
+        result.status = "failed"
+        return result
+    result.products["fallback"] = text
+    result.status, result.output = "fallback", text
+    return result
