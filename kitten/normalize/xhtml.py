@@ -81,6 +81,9 @@ WRAPPERS = {
     "table": ("tbody", "tr", "td"), "tbody": ("tr", "td"), "thead": ("tr", "td"),
     "tfoot": ("tr", "td"), "tr": ("td",),
     "select": ("option",), "optgroup": ("option",),
+    # text or elements that cannot stand in head (a second title, stray text) are kept
+    # in an <object>, the one head element whose content may be text
+    "head": ("object",),
 }
 # Elements the DTD requires to have at least one child element (of these kinds).
 REQUIRED_CHILDREN = {
@@ -128,6 +131,10 @@ class ElementSpec:
     #: children that need no check beyond membership (the writer's fast path)
     fast_children: frozenset[str] = frozenset()
     pcdata: bool = False
+    #: REQUIRED_CHILDREN entry (False: nothing required; None: any element)
+    required: frozenset[str] | None | bool = False
+    #: the writer counts this element's children (required children, order rules)
+    tracked: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -147,7 +154,10 @@ def element_specs() -> dict[str, ElementSpec]:
             if a != "xmlns"
         }
         fast = frozenset() if name in _ORDERED else frozenset(children - {"#text"} - _ORDERED_CHILDREN)
-        specs[name] = ElementSpec(name, frozenset(children), e["empty"], attrs, fast, e["pcdata"])
+        required = REQUIRED_CHILDREN.get(name, False)
+        tracked = required is not False or name in _ORDERED
+        specs[name] = ElementSpec(name, frozenset(children), e["empty"], attrs, fast, e["pcdata"],
+                                  required, tracked)
     return specs
 
 
@@ -194,8 +204,8 @@ class _Frame:
     """An element being written: an input element (possibly renamed) or a wrapper."""
 
     __slots__ = ("tag", "spec", "start", "start_tag", "open", "wrapper",
-                 "required", "n_required", "n_children", "phase", "titles", "cols",
-                 "fast", "pcdata")
+                 "n_required", "n_children", "phase", "titles", "cols",
+                 "fast", "pcdata", "tracked")
 
     def __init__(self, tag: str, spec: ElementSpec, start: int, start_tag: str,
                  wrapper: bool = False):
@@ -205,7 +215,6 @@ class _Frame:
         self.start_tag = start_tag
         self.open = True
         self.wrapper = wrapper
-        self.required = REQUIRED_CHILDREN.get(tag, False)
         self.n_required = 0
         self.n_children = 0
         self.phase = 0  # table: 0 start, 1 caption, 2 cols, 3 thead, 4 tfoot, 5 rows
@@ -213,6 +222,7 @@ class _Frame:
         self.cols = ""  # table: "col" or "colgroup", whichever came first
         self.fast = spec.fast_children
         self.pcdata = spec.pcdata
+        self.tracked = spec.tracked
 
 
 @dataclass
@@ -351,9 +361,9 @@ class _Writer:
     def push(self, tag: str, start_tag: str, wrapper: bool = False, parent: _Frame | None = None) -> _Frame:
         if parent is None and self.stack:
             parent = self.stack[self.top_open()]
-        if parent is not None:
+        if parent is not None and parent.tracked:
             parent.n_children += 1
-            req = parent.required
+            req = parent.spec.required
             if req is None or (req and tag in req):
                 parent.n_required += 1
             if parent.tag == "table":
@@ -375,7 +385,7 @@ class _Writer:
         tag = frame.tag
         if tag == "head" and frame.titles == 0:
             self.out.append("<title></title>")
-        req = frame.required
+        req = frame.spec.required
         if req is not False and frame.n_required == 0:
             if frame.n_children == 0 and not any(
                 s.strip() for s in self.out[frame.start + 1:]
@@ -384,10 +394,10 @@ class _Writer:
                 self.idrefs = [r for r in self.idrefs if r[0] < frame.start]
                 self.stats.bump(self.stats.dropped, f"empty {tag}")
                 parent = self.stack[self.top_open()] if self.stack else None
-                if parent is not None:
+                if parent is not None and parent.tracked:
                     parent.n_children -= 1
-                    if parent.n_required and (parent.required is None or
-                                              (parent.required and tag in parent.required)):
+                    preq = parent.spec.required
+                    if parent.n_required and (preq is None or (preq and tag in preq)):
                         parent.n_required -= 1
                 return
             filler = FILLERS.get(tag)
@@ -410,13 +420,26 @@ class _Writer:
                 f.open = False
         self.stats.split += 1
 
-    def reopen(self) -> None:
-        """Re-open the suspended frames at the top of the stack."""
-        i = self.top_open()
-        for f in self.stack[i + 1:]:
-            f.start = len(self.out)
-            self.out.append(_ID_ATTR.sub("", f.start_tag))  # a copy must not repeat the id
-            f.open = True
+    def reopen(self, x: str) -> None:
+        """Re-open suspended frames at the top of the stack so that ``x`` can go in the last.
+
+        A suspended frame is re-opened only where its output parent accepts it and it
+        accepts the frame (or ``x``) that must go inside it: ``<font><p>`` split around a
+        table re-opens the ``p`` alone, since a ``font`` cannot hold a ``p``.
+        """
+        st = self.stack
+        k = self.top_open()
+        parent = st[k] if k >= 0 else None
+        last = len(st) - 1
+        inner_tag = st[last].tag
+        for i in range(k + 1, len(st)):
+            f = st[i]
+            inner = x if i == last else inner_tag
+            if parent is not None and self.allows(parent, f.tag) and self.allows(f, inner):
+                f.start = len(self.out)
+                self.out.append(_ID_ATTR.sub("", f.start_tag))  # a copy must not repeat the id
+                f.open = True
+                parent = f
 
     def open_wrappers(self, k: int, x: str) -> bool:
         """Open the wrappers that let ``x`` stand in frame ``k``; False if there are none."""
@@ -451,10 +474,10 @@ class _Writer:
         if st and st[-1].wrapper:
             self.close_wrappers_for(x)
         top = len(st) - 1
-        if top >= 0 and not st[top].open:
-            if self.allows(st[top], x):
-                self.reopen()
-                return len(st) - 1
+        if top >= 0 and not st[top].open and self.allows(st[top], x):
+            self.reopen(x)
+            if st[top].open:
+                return top
         k = self.top_open()
         if k < 0:
             return None
@@ -473,9 +496,8 @@ class _Writer:
 
     # ---- nodes ------------------------------------------------------------------
     def text(self, s: str) -> None:
-        if s.isspace():  # never re-opens or wraps anything
-            k = self.top_open()
-            if k >= 0 and "#text" in self.stack[k].spec.children:
+        if s.isspace():  # never re-opens or wraps anything; XML allows it in element content
+            if self.top_open() >= 0:
                 self.out.append(s)
             return
         k = self.place("#text")
@@ -540,7 +562,7 @@ class _Writer:
 
     def end(self, frame: _Frame) -> None:
         st = self.stack
-        if st[-1] is frame and frame.open and frame.required is False and frame.tag != "head":
+        if st[-1] is frame and frame.open and not frame.tracked:
             st.pop()
             self.out.append(f"</{frame.tag}>")
             return
@@ -576,7 +598,7 @@ def _tags_with_required_attrs() -> frozenset[str]:
 def serialize(root, log: PageLog, max_depth: int = 200) -> str:
     """Write the tree under ``root`` (a selectolax ``LexborNode``, the ``html`` element)."""
     w = _Writer(max_depth)
-    frames: list[_Frame | None] = []
+    frames: list = []  # (frame or None, lexbor node) of the elements entered
     stack, out, needs_attrs, specs = w.stack, w.out, w.needs_attrs, w.specs
     node = root
     while node is not None:
@@ -610,7 +632,7 @@ def serialize(root, log: PageLog, max_depth: int = 200) -> str:
                 else:
                     frame = w.push(tag, f"<{tag}{attr_s}>", parent=top)
                 if child is not None:
-                    frames.append(frame)
+                    frames.append((frame, node))
                     node = child
                     continue
                 if frame is not None:
@@ -618,7 +640,7 @@ def serialize(root, log: PageLog, max_depth: int = 200) -> str:
             elif tag == "frameset" and w.stack and w.stack[-1].tag == "html":
                 frame = w.start("body", {"class": class_token("frameset")}, True)
                 if child is not None:
-                    frames.append(frame)
+                    frames.append((frame, node))
                     node = child
                     continue
                 if frame is not None:
@@ -626,7 +648,7 @@ def serialize(root, log: PageLog, max_depth: int = 200) -> str:
             else:
                 frame = w.start(tag, node.attributes, child is not None)
                 if child is not None and frame is not SKIP:
-                    frames.append(frame)
+                    frames.append((frame, node))
                     node = child
                     continue
                 if frame is not None and frame is not SKIP:
@@ -637,11 +659,10 @@ def serialize(root, log: PageLog, max_depth: int = 200) -> str:
             if nxt is not None:
                 node = nxt
                 break
-            node = node.parent
-            if node is None or not frames:  # back above the root
+            if not frames:  # back above the root
                 node = None
                 break
-            frame = frames.pop()
+            frame, node = frames.pop()
             if frame is not None:
                 w.end(frame)
     _log_stats(w.stats, log)
