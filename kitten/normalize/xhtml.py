@@ -109,6 +109,8 @@ REQUIRED_DEFAULTS = {
 SKIP = object()  # start(): leave out the element and its content
 _ID_ATTR = re.compile(r' id="[^"]*"')
 _TABLE_PHASE = {"caption": 1, "col": 2, "colgroup": 2, "thead": 3, "tfoot": 4}
+_COMPACT_EVERY = 100_000  # output pieces between two joins
+_IDREF_MARK = re.compile("\0(\\d+)\0")
 _ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _NAME_BAD = re.compile(r"[^A-Za-z0-9_.\-\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")
 _NAME_START = re.compile(r"[A-Za-z_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]")
@@ -164,6 +166,10 @@ def element_specs() -> dict[str, ElementSpec]:
 # Elements whose children are checked for order or count, and children that count.
 _ORDERED = frozenset({"table", "head", "html"})
 _ORDERED_CHILDREN = frozenset({"thead", "tfoot", "caption", "col", "colgroup", "title", "html"})
+
+# Shared strings for tags without attributes (a 50 MB page writes millions of them).
+_START_TAGS = {t: f"<{t}>" for t in element_specs()}
+_END_TAGS = {t: f"</{t}>" for t in element_specs()}
 
 
 def _escape_text(s: str) -> str:
@@ -251,7 +257,9 @@ class _Writer:
         self.stack: list[_Frame] = []
         self.max_depth = max_depth
         self.ids: set[str] = set()
-        self.idrefs: list[tuple[int, str, str]] = []  # (out index, attr name, value)
+        self.idrefs: list[tuple[str, str]] = []  # (attr name, value), written as "\0<n>\0"
+        self.done: list[str] = []  # output already joined (see compact)
+        self.compact_at = _COMPACT_EVERY
         self.stats = SerializeStats()
         self.needs_attrs = _tags_with_required_attrs()
 
@@ -294,8 +302,9 @@ class _Writer:
                 if value is None:
                     self.stats.dropped_attrs += 1
                     continue
-            else:  # idref, idrefs: written once all ids are known
-                self.idrefs.append((len(self.out), name, value))
+            else:  # idref, idrefs: a marker, resolved once all ids are known
+                parts.append(f"\0{len(self.idrefs)}\0")
+                self.idrefs.append((name, value))
                 continue
             if "&" in value or "<" in value or ">" in value or '"' in value:
                 value = _escape_attr(value)
@@ -358,7 +367,26 @@ class _Writer:
             return frame.titles == 0
         return True
 
+    def compact(self) -> None:
+        """Join the output that no later decision can change, to save memory.
+
+        Only an element that may still be removed (one that must have children and
+        has none yet) needs its start index; everything before the first such start
+        is joined into one string.
+        """
+        lo = min((f.start for f in self.stack
+                  if f.tracked and f.open and f.n_children == 0 and f.spec.required is not False),
+                 default=len(self.out))
+        if lo > 0:
+            self.done.append("".join(self.out[:lo]))
+            del self.out[:lo]
+            for f in self.stack:
+                f.start = max(0, f.start - lo)
+        self.compact_at = len(self.out) + _COMPACT_EVERY
+
     def push(self, tag: str, start_tag: str, wrapper: bool = False, parent: _Frame | None = None) -> _Frame:
+        if len(self.out) > self.compact_at:
+            self.compact()
         if parent is None and self.stack:
             parent = self.stack[self.top_open()]
         if parent is not None and parent.tracked:
@@ -390,8 +418,10 @@ class _Writer:
             if frame.n_children == 0 and not any(
                 s.strip() for s in self.out[frame.start + 1:]
             ):
+                space = "".join(self.out[frame.start + 1:])  # white space only: keep it
                 del self.out[frame.start:]
-                self.idrefs = [r for r in self.idrefs if r[0] < frame.start]
+                if space:
+                    self.out.append(space)
                 self.stats.bump(self.stats.dropped, f"empty {tag}")
                 parent = self.stack[self.top_open()] if self.stack else None
                 if parent is not None and parent.tracked:
@@ -405,7 +435,7 @@ class _Writer:
                 filler = "<li></li>" if "li" in (req or ()) else (
                     "<dd></dd>" if tag == "dl" else "<option></option>")
             self.out.append(filler)
-        self.out.append(f"</{tag}>")
+        self.out.append(_END_TAGS.get(tag) or f"</{tag}>")
 
     def suspend_above(self, j: int) -> None:
         """Close the open frames above index ``j``; they re-open when inline content follows."""
@@ -416,7 +446,7 @@ class _Writer:
                 if out[-1] is f.start_tag and f.start == len(out) - 1 and ' id="' not in f.start_tag:
                     out.pop()  # nothing written inside yet: no empty element
                 else:
-                    out.append(f"</{f.tag}>")
+                    out.append(_END_TAGS.get(f.tag) or f"</{f.tag}>")
                 f.open = False
         self.stats.split += 1
 
@@ -449,7 +479,7 @@ class _Writer:
         if not (x in self.specs[chain[-1]].children or x != "#text"):
             return False
         for w in chain:
-            self.push(w, f"<{w}>", wrapper=True)
+            self.push(w, _START_TAGS[w], wrapper=True)
         return True
 
     def close_wrappers_for(self, x: str) -> None:
@@ -558,32 +588,42 @@ class _Writer:
             self.push(tag, f"<{tag}{attr_s} />")
             self.stack.pop()
             return None
-        return self.push(tag, f"<{tag}{attr_s}>")
+        return self.push(tag, f"<{tag}{attr_s}>" if attr_s else _START_TAGS[tag])
 
     def end(self, frame: _Frame) -> None:
         st = self.stack
         if st[-1] is frame and frame.open and not frame.tracked:
             st.pop()
-            self.out.append(f"</{frame.tag}>")
+            self.out.append(_END_TAGS[frame.tag])
             return
         while st and st[-1] is not frame:
             self.close(st[-1])
         if st:
             self.close(frame)
 
-    def finish(self) -> str:
+    def finish(self, log: PageLog) -> str:
+        """Close what is open, resolve IDREFs, log what was changed; the document."""
+        _log_stats(self.stats, log)
         while self.stack:
             self.close(self.stack[-1])
         out = self.out
-        for index, name, value in self.idrefs:
-            # the start tag at ``index`` has no ">" before its end: values are escaped
-            tokens = [t for t in value.split() if t in self.ids]
-            if tokens and index < len(out) and out[index].startswith("<"):
-                out[index] = out[index].replace(">", f' {name}="{" ".join(tokens)}">', 1)
-        body = "".join(out)
-        if _ILLEGAL_XML.search(body):
-            body = _ILLEGAL_XML.sub(_illegal_replacement, body)
-        return XML_DECLARATION + DOCTYPE + body
+        self.done.append("".join(out))
+        out.clear()
+        self.done[0:0] = (XML_DECLARATION, DOCTYPE)
+        doc = "".join(self.done)
+        self.done.clear()
+        if self.idrefs:
+            doc = _IDREF_MARK.sub(self._idref, doc)
+        if _ILLEGAL_XML.search(doc):
+            doc = _ILLEGAL_XML.sub(_illegal_replacement, doc)
+        return doc
+
+
+    def _idref(self, m: re.Match) -> str:
+        """An IDREF(S) attribute, keeping only the ids that exist in the document."""
+        name, value = self.idrefs[int(m.group(1))]
+        tokens = [t for t in value.split() if t in self.ids]
+        return f' {name}="{" ".join(tokens)}"' if tokens else ""
 
 
 def _illegal_replacement(m: re.Match) -> str:
@@ -597,6 +637,15 @@ def _tags_with_required_attrs() -> frozenset[str]:
 
 def serialize(root, log: PageLog, max_depth: int = 200) -> str:
     """Write the tree under ``root`` (a selectolax ``LexborNode``, the ``html`` element)."""
+    return walk(root, max_depth).finish(log)
+
+
+def walk(root, max_depth: int = 200) -> "_Writer":
+    """Walk the tree under ``root`` once, writing it; ``finish()`` the result for the text.
+
+    Kept apart from ``finish`` so that the parse tree can be freed before the output
+    is joined (a 50 MB page must stay well under 1.5 GB).
+    """
     w = _Writer(max_depth)
     frames: list = []  # (frame or None, lexbor node) of the elements entered
     stack, out, needs_attrs, specs = w.stack, w.out, w.needs_attrs, w.specs
@@ -630,7 +679,7 @@ def serialize(root, log: PageLog, max_depth: int = 200) -> str:
                     stack.pop()
                     frame = None
                 else:
-                    frame = w.push(tag, f"<{tag}{attr_s}>", parent=top)
+                    frame = w.push(tag, f"<{tag}{attr_s}>" if attr_s else _START_TAGS[tag], parent=top)
                 if child is not None:
                     frames.append((frame, node))
                     node = child
@@ -665,8 +714,7 @@ def serialize(root, log: PageLog, max_depth: int = 200) -> str:
             frame, node = frames.pop()
             if frame is not None:
                 w.end(frame)
-    _log_stats(w.stats, log)
-    return w.finish()
+    return w
 
 
 def _log_stats(stats: SerializeStats, log: PageLog) -> None:
