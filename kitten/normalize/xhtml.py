@@ -137,6 +137,8 @@ class ElementSpec:
     required: frozenset[str] | None | bool = False
     #: the writer counts this element's children (required children, order rules)
     tracked: bool = False
+    #: attribute name -> how its value is checked (_CDATA, _ENUM, _ID ...)
+    attr_kinds: dict[str, str] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -158,10 +160,19 @@ def element_specs() -> dict[str, ElementSpec]:
         fast = frozenset() if name in _ORDERED else frozenset(children - {"#text"} - _ORDERED_CHILDREN)
         required = REQUIRED_CHILDREN.get(name, False)
         tracked = required is not False or name in _ORDERED
+        kinds = {a: _KINDS.get(v.type, _IDREF) for a, v in attrs.items()}
+        for special, kind in (("class", _CLASS), ("style", _STYLE)):
+            if special in kinds:
+                kinds[special] = kind
         specs[name] = ElementSpec(name, frozenset(children), e["empty"], attrs, fast, e["pcdata"],
-                                  required, tracked)
+                                  required, tracked, kinds)
     return specs
 
+
+# How attribute values are checked (compared by identity in the writer).
+_CDATA, _ENUM, _ID, _NMTOKEN, _IDREF, _CLASS, _STYLE = (
+    "cdata", "enumeration", "id", "nmtoken", "idref", "class", "style")
+_KINDS = {"cdata": _CDATA, "enumeration": _ENUM, "id": _ID, "nmtoken": _NMTOKEN}
 
 # Elements whose children are checked for order or count, and children that count.
 _ORDERED = frozenset({"table", "head", "html"})
@@ -221,14 +232,15 @@ class _Frame:
         self.start_tag = start_tag
         self.open = True
         self.wrapper = wrapper
-        self.n_required = 0
-        self.n_children = 0
-        self.phase = 0  # table: 0 start, 1 caption, 2 cols, 3 thead, 4 tfoot, 5 rows
-        self.titles = 0  # head: titles written
-        self.cols = ""  # table: "col" or "colgroup", whichever came first
         self.fast = spec.fast_children
         self.pcdata = spec.pcdata
         self.tracked = spec.tracked
+        if spec.tracked:  # the counters are read for tracked elements only
+            self.n_required = 0
+            self.n_children = 0
+            self.phase = 0  # table: 0 start, 1 caption, 2 cols, 3 thead, 4 tfoot, 5 rows
+            self.titles = 0  # head: titles written
+            self.cols = ""  # table: "col" or "colgroup", whichever came first
 
 
 @dataclass
@@ -266,38 +278,40 @@ class _Writer:
     # ---- attributes -------------------------------------------------------------
     def attributes(self, tag: str, attrs: dict, extra_class: str | None) -> str:
         """The attributes of a start tag, made valid for ``tag`` (a string to append)."""
-        spec = self.specs[tag].attrs
+        spec = self.specs[tag]
+        kinds = spec.attr_kinds
         parts: list[str] = []
         classes = extra_class
         style = None
         for name, value in attrs.items():
-            a = spec.get(name)
-            if a is None:
+            kind = kinds.get(name)
+            if value is None:
+                value = ""
+            if kind is _CDATA:
+                pass
+            elif kind is None:
                 if name == "hidden":
                     style = "display:none"
                 else:
                     self.stats.dropped_attrs += 1
                 continue
-            if value is None:
-                value = ""
-            t = a.type
-            if t == "cdata":
-                if name == "class":
-                    classes = f"{classes} {value}" if classes else value
-                    continue
-                if name == "style" and style:
+            elif kind is _CLASS:
+                classes = f"{classes} {value}" if classes else value
+                continue
+            elif kind is _STYLE:
+                if style:
                     value, style = f"{style};{value}", None
-            elif t == "enumeration":
+            elif kind is _ENUM:
                 value = value.strip().lower() or name
-                if value not in a.values:
+                if value not in spec.attrs[name].values:
                     self.stats.dropped_attrs += 1
                     continue
-            elif t == "id":
+            elif kind is _ID:
                 value = self.unique_id(value)
                 if value is None:
                     self.stats.dropped_attrs += 1
                     continue
-            elif t == "nmtoken":
+            elif kind is _NMTOKEN:
                 value = xml_nmtoken(value)
                 if value is None:
                     self.stats.dropped_attrs += 1
@@ -309,12 +323,12 @@ class _Writer:
             if "&" in value or "<" in value or ">" in value or '"' in value:
                 value = _escape_attr(value)
             parts.append(f' {name}="{value}"')
-        if style and "style" in spec:
+        if style and "style" in kinds:
             parts.append(f' style="{style}"')
-        if classes and "class" in spec:
+        if classes and "class" in kinds:
             parts.append(f' class="{_escape_attr(classes)}"')
         if tag in self.needs_attrs:
-            for name, a in spec.items():
+            for name, a in spec.attrs.items():
                 if a.required and name not in attrs:
                     parts.append(f' {name}="{self.required_default(tag, name, a)}"')
         return "".join(parts)
@@ -674,12 +688,21 @@ def walk(root, max_depth: int = 200) -> "_Writer":
                 # fast path: a known element where its parent allows it
                 attrs = node.attributes
                 attr_s = w.attributes(tag, attrs, None) if (attrs or tag in needs_attrs) else ""
-                if specs[tag].empty:
-                    w.push(tag, f"<{tag}{attr_s} />", parent=top)
-                    stack.pop()
+                spec = specs[tag]
+                if spec.empty:
+                    if top.tracked:
+                        w.push(tag, f"<{tag}{attr_s} />", parent=top)
+                        stack.pop()
+                    else:
+                        out.append(f"<{tag}{attr_s} />")
                     frame = None
-                else:
+                elif top.tracked or len(out) > w.compact_at:
                     frame = w.push(tag, f"<{tag}{attr_s}>" if attr_s else _START_TAGS[tag], parent=top)
+                else:  # push() without the bookkeeping an untracked parent does not need
+                    start_tag = f"<{tag}{attr_s}>" if attr_s else _START_TAGS[tag]
+                    frame = _Frame(tag, spec, len(out), start_tag)
+                    out.append(start_tag)
+                    stack.append(frame)
                 if child is not None:
                     frames.append((frame, node))
                     node = child
@@ -713,7 +736,11 @@ def walk(root, max_depth: int = 200) -> "_Writer":
                 break
             frame, node = frames.pop()
             if frame is not None:
-                w.end(frame)
+                if stack[-1] is frame and frame.open and not frame.tracked:
+                    stack.pop()
+                    out.append(_END_TAGS[frame.tag])
+                else:
+                    w.end(frame)
     return w
 
 
