@@ -41,7 +41,7 @@ class NormalizeResult:
 
 def _page(data: bytes | str, url: str | None, headers: Mapping[str, str] | None) -> Page:
     if isinstance(data, str):
-        data = data.encode("utf-8")
+        data = data.encode("utf-8", "replace")  # a lone surrogate becomes "?"
         headers = {**(headers or {}), "Content-Type": "text/html; charset=utf-8"}
     return Page(data=data, url=url, headers=headers)
 

@@ -87,25 +87,25 @@ def process(item: InputFile, job: Job) -> PageRecord:
     result = run_page(Page(data=data, name=rel), job.config, job.target)
     written = None
     if result.output is not None and job.out_dir is not None:
-        path = output_path(job.out_dir, item.rel, result.output_suffix)
+        path = output_path(job.out_dir, item, result.output_suffix)
         atomic_write(path, result.output)
         written = str(path)
     if job.dump_dir is not None:
-        write_dumps(result, job.dump_dir, item.rel)
+        write_dumps(result, job.dump_dir, item)
     decoded = result.decoded
     return PageRecord(rel, result.status, len(data), decoded.encoding if decoded else None, written,
                       [e.as_dict() for e in result.log],
                       result.output if job.out_dir is None else None)
 
 
-def write_dumps(result: PageResult, dump_dir: Path, rel: Path) -> None:
+def write_dumps(result: PageResult, dump_dir: Path, item: InputFile) -> None:
     """Every intermediate product of the page, one file each, plus its log."""
     for step, product in result.products.items():
         suffix, to_text = DUMPS[step]
-        atomic_write(output_path(dump_dir, rel, suffix), product if to_text is None else to_text(product))
+        atomic_write(output_path(dump_dir, item, suffix), product if to_text is None else to_text(product))
     log = {"name": result.name, "status": result.status, "error": result.error,
            "events": [e.as_dict() for e in result.log]}
-    atomic_write(output_path(dump_dir, rel, ".log.json"), json.dumps(log, ensure_ascii=False, indent=1))
+    atomic_write(output_path(dump_dir, item, ".log.json"), json.dumps(log, ensure_ascii=False, indent=1))
 
 
 def _crashed(item: InputFile, job: Job, reason: str) -> PageRecord:
@@ -119,7 +119,7 @@ def _crashed(item: InputFile, job: Job, reason: str) -> PageRecord:
         return PageRecord(str(item.rel), "failed", 0, None, None, events)
     written = None
     if job.out_dir is not None:
-        path = output_path(job.out_dir, item.rel, ".txt")
+        path = output_path(job.out_dir, item, ".txt")
         atomic_write(path, text)
         written = str(path)
     return PageRecord(str(item.rel), "fallback", len(data), None, written, events,
@@ -205,7 +205,8 @@ def write_log_line(fh: TextIO, rec: PageRecord) -> None:
                          "output": rec.output, "events": rec.events}, ensure_ascii=False) + "\n")
 
 
-def print_summary(summary: Summary, stream: TextIO = sys.stderr) -> None:
+def print_summary(summary: Summary, stream: TextIO | None = None) -> None:
+    stream = stream or sys.stderr
     stream.write(summary.line() + "\n")
     for reason, n in summary.excluded_reasons.most_common(5):
         stream.write(f"  excluded x{n}: {reason}\n")

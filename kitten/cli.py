@@ -20,7 +20,7 @@ from pathlib import Path
 from kitten import __version__
 from kitten.batch import Job, print_summary, run_batch, write_log_line
 from kitten.config import Config, ConfigError
-from kitten.io.files import InputError, discover
+from kitten.io.files import InputError, discover, plan_outputs
 
 LOG_NAME = "kitten-log.jsonl"
 
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         config = Config.from_toml(args.config) if args.config else Config()
-        items = list(discover(args.paths))
+        items = plan_outputs(list(discover(args.paths)))
     except (ConfigError, InputError) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2

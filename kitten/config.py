@@ -40,6 +40,10 @@ class TriageConfig:
     #: A text file is a URL list when at least this share of its non-empty lines are URLs.
     url_list_ratio: float = 0.9
 
+    def __post_init__(self) -> None:
+        if not 0.0 < self.url_list_ratio <= 1.0:
+            raise ConfigError("[triage] url_list_ratio must be in (0, 1]")
+
 
 @dataclass(frozen=True)
 class DecodeConfig:
@@ -54,14 +58,28 @@ class DecodeConfig:
     #: declare later, so Kitten reads more).
     prescan_bytes: int = 4096
 
+    def __post_init__(self) -> None:
+        from kitten.normalize.encoding import resolve_label  # the label table lives there
+
+        if resolve_label(self.default_encoding) is None:
+            raise ConfigError(f"[decode] default_encoding: unknown encoding {self.default_encoding!r}")
+        if self.prescan_bytes < 64:
+            raise ConfigError("[decode] prescan_bytes must be at least 64")
+
 
 @dataclass(frozen=True)
 class NormalizeConfig:
     #: Element nesting deeper than this is flattened (children hoisted, text kept),
     #: so that any XML parser accepts the output (libxml2 refuses depth > 256).
     max_depth: int = 200
-    #: Keep comments in the XHTML output (they are never extracted as text).
-    keep_comments: bool = False
+
+    def __post_init__(self) -> None:
+        if not MIN_DEPTH <= self.max_depth <= MAX_DEPTH:
+            raise ConfigError(f"[normalize] max_depth must be between {MIN_DEPTH} and {MAX_DEPTH} "
+                              f"(libxml2 refuses documents deeper than 256), not {self.max_depth}")
+
+
+MIN_DEPTH, MAX_DEPTH = 16, 250
 
 
 @dataclass(frozen=True)
@@ -112,4 +130,9 @@ def _build(section_cls, values: dict[str, Any], section: str):
         elif isinstance(default, str) and not isinstance(value, str):
             raise ConfigError(f"[{section}] {name} must be a string")
         kwargs[name] = value
-    return section_cls(**kwargs)
+    try:
+        return section_cls(**kwargs)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"[{section}] {exc}") from exc

@@ -21,6 +21,9 @@ _MAGIC = (
     (b"\xd0\xcf\x11\xe0", "MS Office document"), (b"wOFF", "web font"), (b"wOF2", "web font"),
     (b"\x00\x00\x00\x18ftyp", "MP4 media"), (b"\x00\x00\x00\x20ftyp", "MP4 media"),
 )
+# Signatures made of letters only: a text page may start with them ("MZ Wallace bags ..."),
+# so they count only when the first KB also holds a NUL byte.
+_WEAK_MAGIC = frozenset({b"MZ", b"ID3", b"BZh", b"RIFF", b"OggS", b"wOFF", b"wOF2"})
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 # First element of an XML document, after the declaration, comments, PIs and doctype.
 _XML_PROLOG = re.compile(
@@ -37,7 +40,7 @@ def triage(data: bytes, config: TriageConfig) -> Triage:
     if not data.strip():
         return Triage("empty", "the page is empty or white space only")
     for magic, what in _MAGIC:
-        if head.startswith(magic):
+        if head.startswith(magic) and (magic not in _WEAK_MAGIC or b"\x00" in head[:1024]):
             return Triage("binary", f"binary content ({what})")
     sniff = _ascii_view(head)
     if _looks_binary(sniff, head):

@@ -1,10 +1,15 @@
 """Pre-converted XML documents (``<document>``, ``<page>``, ``<textfield>`` ...).
 
-Their text is extracted directly: every element that holds text of its own becomes
-a paragraph of a small XHTML document, so that the rest of the pipeline (and the
-``.xhtml`` output) treats them like any page.
+Their text is extracted directly: every element that holds text of its own (text or
+the tail of a child) becomes one paragraph, with the text of its descendants in
+reading order, in a small XHTML document, so that the rest of the pipeline (and the
+``.xhtml`` output) treats them like any page. HTML named references, which XML does
+not define (``&eacute;``, ``&nbsp;``), and bare ``&`` are resolved first.
 """
 from __future__ import annotations
+
+import re
+from html.entities import html5
 
 from lxml import etree
 
@@ -13,6 +18,19 @@ from kitten.normalize.xhtml import DOCTYPE, XHTML_NS, XML_DECLARATION, _escape_t
 
 _PARSER_ARGS = dict(recover=True, resolve_entities=False, no_network=True, huge_tree=True,
                     remove_comments=True, remove_pis=True)
+_XML_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
+_REFERENCE = re.compile(r"&(#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;?)?")
+_SPACES = re.compile(r"\s+")
+
+
+def _resolve_reference(m: re.Match) -> str:
+    ref = m.group(1)
+    if ref is None:
+        return "&amp;"  # a bare ampersand
+    if ref[0] == "#" or (ref.endswith(";") and ref[:-1] in _XML_ENTITIES):
+        return m.group()  # numeric or predefined in XML
+    char = html5.get(ref) if ref.endswith(";") else (html5.get(ref) or html5.get(ref + ";"))
+    return _escape_text(char) if char else "&amp;" + ref
 
 
 def xml_to_xhtml(text: str, log: PageLog) -> str:
@@ -20,17 +38,22 @@ def xml_to_xhtml(text: str, log: PageLog) -> str:
     body = text.lstrip("\ufeff")
     if body.startswith("<?xml"):  # the declaration names the original encoding; text is str now
         body = body[body.find("?>") + 2:]
+    body = _REFERENCE.sub(_resolve_reference, body)
     root = etree.fromstring(body.encode("utf-8"), etree.XMLParser(**_PARSER_ARGS))
     if root is None:
         raise ValueError("XML document has no root element")
-    paragraphs = []
+    paragraphs: list[str] = []
     title = ""
-    for el in root.iter(tag=etree.Element):
-        own = [el.text or ""]
-        own.extend(child.tail or "" for child in el)
-        chunk = " ".join(s.strip() for s in own if s and s.strip())
-        if not chunk:
+    pending = [root]
+    while pending:  # depth first, in document order, without recursion
+        el = pending.pop()
+        if not isinstance(el.tag, str):
             continue
+        own = (el.text or "").strip() or any((child.tail or "").strip() for child in el)
+        if not own:
+            pending.extend(reversed([c for c in el if isinstance(c.tag, str)]))
+            continue
+        chunk = _SPACES.sub(" ", "".join(el.itertext())).strip()
         name = etree.QName(el).localname
         if not title and name.lower() in ("title", "header"):
             title = chunk

@@ -24,6 +24,11 @@ class InputError(OSError):
 class InputFile:
     path: Path
     rel: Path  # path relative to the folder given on the command line (mirrored in OUT)
+    stem: Path | None = None  # output path without suffix; default: rel without its page suffix
+
+    @property
+    def out_stem(self) -> Path:
+        return self.stem if self.stem is not None else output_stem(self.rel)
 
 
 def is_page_name(name: str) -> bool:
@@ -71,15 +76,49 @@ def read_page(path: Path) -> bytes:
 
 
 
-def output_path(out_dir: Path, rel: Path, suffix: str) -> Path:
-    """``a/b/page.html.gz`` -> ``OUT/a/b/page<suffix>``."""
+def output_stem(rel: Path) -> Path:
+    """``a/b/page.html.gz`` -> ``a/b/page``."""
     name = rel.name
     if name.lower().endswith(".gz"):
         name = name[:-3]
     stem, ext = os.path.splitext(name)
     if ext.lower() not in PAGE_SUFFIXES:
         stem = name
-    return out_dir / rel.parent / (stem + suffix)
+    return rel.parent / stem
+
+
+def output_path(out_dir: Path, item: InputFile, suffix: str) -> Path:
+    """Where ``item``'s output with ``suffix`` goes: ``OUT/a/b/page<suffix>``."""
+    return out_dir / (str(item.out_stem) + suffix)
+
+
+def plan_outputs(items: list[InputFile]) -> list[InputFile]:
+    """Give every input its own output name.
+
+    ``page``, ``page.htm``, ``page.html`` and ``page.html.gz`` in one folder would all
+    write ``page.txt``; when names collide (ignoring case, for case-insensitive file
+    systems), each colliding input keeps its whole name: ``page.htm.txt``,
+    ``page.html.gz.txt`` (the one without a suffix keeps ``page.txt``).
+    """
+    groups: dict[str, list[int]] = {}
+    for i, item in enumerate(items):
+        groups.setdefault(str(item.out_stem).lower(), []).append(i)
+    planned = list(items)
+    taken = {key for key, members in groups.items() if len(members) == 1}
+    for key, members in groups.items():
+        if len(members) == 1:
+            continue
+        for i in members:
+            item = items[i]
+            stem = item.rel if item.rel.name != item.out_stem.name else item.out_stem
+            n = 2
+            candidate = stem
+            while str(candidate).lower() in taken:
+                candidate = stem.with_name(f"{stem.name}-{n}")
+                n += 1
+            taken.add(str(candidate).lower())
+            planned[i] = InputFile(item.path, item.rel, candidate)
+    return planned
 
 
 def atomic_write(path: Path, data: str | bytes) -> None:

@@ -23,7 +23,28 @@ def parse_html(text: str, log: PageLog):
     if root is None:  # lexbor always builds html/head/body; guard anyway
         raise ValueError("parser returned no document element")
     _warn_unterminated_comment(text, log)
+    _warn_unterminated_raw_text(root, log)
     return root
+
+
+# Elements whose content is read as text up to their end tag: left open, they swallow
+# the rest of the page (browsers read it the same way).
+_RAW_TEXT = frozenset({"title", "textarea", "script", "style", "xmp", "iframe", "noembed", "noframes"})
+
+
+def _warn_unterminated_raw_text(root, log: PageLog) -> None:
+    """Log a raw-text element that runs to the end of the page over markup-like text."""
+    node = root
+    while node.last_child is not None:  # the last node in document order
+        node = node.last_child
+    parent = node.parent
+    if node.tag != "-text" or parent is None or parent.tag not in _RAW_TEXT:
+        return
+    text = node.text_content or ""
+    if len(text) > 200 and "</" in text:
+        log.add("normalize", "unterminated-element",
+                f"<{parent.tag}> is never closed: the last {len(text)} characters of the page "
+                f"are its text, as browsers read them")
 
 
 def _warn_unterminated_comment(text: str, log: PageLog) -> None:

@@ -109,6 +109,7 @@ REQUIRED_DEFAULTS = {
 SKIP = object()  # start(): leave out the element and its content
 _ID_ATTR = re.compile(r' id="[^"]*"')
 _TABLE_PHASE = {"caption": 1, "col": 2, "colgroup": 2, "thead": 3, "tfoot": 4}
+_XML_SPACE = " \t\n\r"  # white space for XML (not U+00A0, U+2003 ...)
 _COMPACT_EVERY = 100_000  # output pieces between two joins
 _IDREF_MARK = re.compile("\0(\\d+)\0")
 _ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
@@ -157,7 +158,7 @@ def element_specs() -> dict[str, ElementSpec]:
             for a, v in e["attributes"].items()
             if a != "xmlns"
         }
-        fast = frozenset() if name in _ORDERED else frozenset(children - {"#text"} - _ORDERED_CHILDREN)
+        fast = frozenset() if name in _ORDERED else frozenset(children - {"#text"} - _ORDERED_CHILDREN - {"meta"})
         required = REQUIRED_CHILDREN.get(name, False)
         tracked = required is not False or name in _ORDERED
         kinds = {a: _KINDS.get(v.type, _IDREF) for a, v in attrs.items()}
@@ -291,7 +292,7 @@ class _Writer:
                 pass
             elif kind is None:
                 if name == "hidden":
-                    style = "display:none"
+                    style = f"display:none;{style}" if style else "display:none"
                 else:
                     self.stats.dropped_attrs += 1
                 continue
@@ -299,8 +300,8 @@ class _Writer:
                 classes = f"{classes} {value}" if classes else value
                 continue
             elif kind is _STYLE:
-                if style:
-                    value, style = f"{style};{value}", None
+                style = f"{style};{value}" if style else value
+                continue
             elif kind is _ENUM:
                 value = value.strip().lower() or name
                 if value not in spec.attrs[name].values:
@@ -324,7 +325,7 @@ class _Writer:
                 value = _escape_attr(value)
             parts.append(f' {name}="{value}"')
         if style and "style" in kinds:
-            parts.append(f' style="{style}"')
+            parts.append(f' style="{_escape_attr(style)}"')
         if classes and "class" in kinds:
             parts.append(f' class="{_escape_attr(classes)}"')
         if tag in self.needs_attrs:
@@ -540,7 +541,7 @@ class _Writer:
 
     # ---- nodes ------------------------------------------------------------------
     def text(self, s: str) -> None:
-        if s.isspace():  # never re-opens or wraps anything; XML allows it in element content
+        if not s.strip(_XML_SPACE):  # never re-opens or wraps anything; XML allows it in element content
             if self.top_open() >= 0:
                 self.out.append(s)
             return
@@ -571,6 +572,8 @@ class _Writer:
                 raise ValueError(f"document element is <{orig}>, not <html>")
             attr_s = self.attributes(tag, attrs, None)
             return self.push(tag, f'<html xmlns="{XHTML_NS}"{attr_s}>')
+        if tag == "meta":
+            attrs = _meta_attributes(attrs)
         if tag in ("thead", "tfoot") and self.stack[-1].tag == "table" and not self.allows(self.stack[-1], tag):
             tag, extra = "tbody", class_token(orig)  # a second or late section: keep DTD order
             stats.bump(stats.renamed, f"{orig}>tbody")
@@ -638,6 +641,16 @@ class _Writer:
         name, value = self.idrefs[int(m.group(1))]
         tokens = [t for t in value.split() if t in self.ids]
         return f' {name}="{" ".join(tokens)}"' if tokens else ""
+
+
+_UTF8_DECLARATION = {"http-equiv": "Content-Type", "content": "text/html; charset=UTF-8"}
+
+
+def _meta_attributes(attrs: dict) -> dict:
+    """A charset declaration now declares UTF-8 (the output's encoding); other metas pass."""
+    if "charset" in attrs or (attrs.get("http-equiv") or "").strip().lower() == "content-type":
+        return _UTF8_DECLARATION
+    return attrs
 
 
 def _illegal_replacement(m: re.Match) -> str:
