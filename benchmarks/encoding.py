@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Encoding benchmark: how often ``kitten.normalize.encoding.decode`` recovers the exact text of
+"""Encoding benchmark: how often ``kitten.normalizer.encoding.decode`` recovers the exact text of
 pages re-encoded into legacy charsets, with a correct, a wrong and no ``<meta>`` declaration,
 compared with charset-normalizer alone; and how fast ``decode`` is on the real corpus pages.
 
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from kitten.config import DecodeConfig  # noqa: E402
 from kitten.log import PageLog  # noqa: E402
-from kitten.normalize.encoding import decode  # noqa: E402
+from kitten.normalizer.encoding import decode  # noqa: E402
 
 
 # Short natural paragraphs written for this benchmark, for the languages the corpora lack.

@@ -46,8 +46,8 @@ def main() -> None:
 
     from kitten.config import Config
     from kitten.log import PageLog
-    from kitten.normalize import to_xhtml
-    from kitten.normalize.encoding import decode
+    from kitten.normalizer import to_xhtml
+    from kitten.normalizer.encoding import decode
 
     config = Config()
     pages = benchmark_pages(args.corpora, args.per_corpus)

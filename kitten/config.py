@@ -59,7 +59,7 @@ class DecodeConfig:
     prescan_bytes: int = 4096
 
     def __post_init__(self) -> None:
-        from kitten.normalize.encoding import resolve_label  # the label table lives there
+        from kitten.normalizer.encoding import resolve_label  # the label table lives there
 
         if resolve_label(self.default_encoding) is None:
             raise ConfigError(f"[decode] default_encoding: unknown encoding {self.default_encoding!r}")

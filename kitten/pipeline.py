@@ -19,8 +19,8 @@ from typing import Any, Literal
 from kitten.config import Config
 from kitten.fallback import plain_text_dump
 from kitten.log import Event, PageLog
-from kitten.normalize import to_xhtml
-from kitten.normalize.encoding import decode
+from kitten.normalizer import to_xhtml
+from kitten.normalizer.encoding import decode
 from kitten.page import Decoded, Page, Triage
 from kitten.render import render_text
 from kitten.triage import triage

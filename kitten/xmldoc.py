@@ -14,7 +14,7 @@ from html.entities import html5
 from lxml import etree
 
 from kitten.log import PageLog
-from kitten.normalize.xhtml import DOCTYPE, XHTML_NS, XML_DECLARATION, _escape_text, class_token
+from kitten.normalizer.xhtml import DOCTYPE, XHTML_NS, XML_DECLARATION, _escape_text, class_token
 
 _PARSER_ARGS = dict(recover=True, resolve_entities=False, no_network=True, huge_tree=True,
                     remove_comments=True, remove_pis=True)

@@ -1,4 +1,4 @@
-"""Decode step: bytes -> str (kitten.normalize.encoding)."""
+"""Decode step: bytes -> str (kitten.normalizer.encoding)."""
 from __future__ import annotations
 
 import codecs
@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from kitten.config import DecodeConfig
 from kitten.log import PageLog
-from kitten.normalize.encoding import decode, decode_as, prescan, resolve_label
-from kitten.normalize.whatwg_encodings import ENCODING_LABELS, LABELS, PYTHON_CODECS
+from kitten.normalizer.encoding import decode, decode_as, prescan, resolve_label
+from kitten.normalizer.whatwg_encodings import ENCODING_LABELS, LABELS, PYTHON_CODECS
 
 CONFIG = DecodeConfig()
 

@@ -43,8 +43,8 @@ ENTITIES = ("&amp;", "&lt;", "&gt;", "&nbsp;", "&eacute;", "&#233;", "&#x41;", "
             "&#x;", "&quot;")
 CONTROLS = ("\x00", "\x01", "\x07", "\x08", "\x0b", "\x0c", "\x1b", "\x1f", "\x7f", "\x85",
             "\u200b", "\ufeff", "\ufffe", "\uffff")
-# Lone surrogates are left out on purpose: a str holding one makes kitten.normalize raise
-# (covered by test_bad_input.py::test_lone_surrogate_in_str_input_does_not_raise).
+# Lone surrogates are left out here; test_bad_input.py covers them
+# (test_lone_surrogate_in_str_input_does_not_raise).
 PUNCT = (" < ", " > ", ",", ".", "!", "?", "“", "”", "-", "/")
 
 CONTAINERS = ("table", "tr", "td", "th", "tbody", "thead", "tfoot", "caption", "ul", "ol", "li",

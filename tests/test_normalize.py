@@ -1,6 +1,6 @@
-"""Unit tests of the repair rules of ``kitten/normalize/xhtml.py`` on small snippets.
+"""Unit tests of the repair rules of ``kitten/normalizer/xhtml.py`` on small snippets.
 
-Each test writes a snippet with ``kitten.normalize.to_xhtml`` and checks the rule, that
+Each test writes a snippet with ``kitten.normalizer.to_xhtml`` and checks the rule, that
 the output starts with the XML declaration and the DOCTYPE, parses strictly and is
 valid XHTML 1.0 Transitional (DTD part skipped when the DTD is absent), and that no
 text is lost against html5lib's reading of the same snippet (done by the ``write`` fixture for every snippet).
@@ -14,7 +14,7 @@ import pytest
 
 from kitten.config import NormalizeConfig
 from kitten.log import PageLog
-from kitten.normalize import to_xhtml
+from kitten.normalizer import to_xhtml
 
 X = "{http://www.w3.org/1999/xhtml}"
 @pytest.fixture

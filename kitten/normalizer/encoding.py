@@ -35,7 +35,7 @@ Only those legacy pages pay for the scoring (a few ms); ASCII, valid UTF-8 and p
 declared or default legacy encoding reads cleanly cost one or two C-level passes.
 
 Decoding never raises: WHATWG names map to Python codecs faithfully (see
-:mod:`kitten.normalize.whatwg_encodings`) and invalid sequences become U+FFFD.
+:mod:`kitten.normalizer.whatwg_encodings`) and invalid sequences become U+FFFD.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ from typing import Iterable, Mapping, NamedTuple
 
 from kitten.config import DecodeConfig
 from kitten.log import PageLog
-from kitten.normalize.whatwg_encodings import C1_FALLBACK, LABELS, MULTI_BYTE, PYTHON_CODECS
+from kitten.normalizer.whatwg_encodings import C1_FALLBACK, LABELS, MULTI_BYTE, PYTHON_CODECS
 from kitten.page import Decoded, EncodingSource
 
 __all__ = ["resolve_label", "decode", "decode_as", "prescan", "measure", "badness"]

@@ -6,12 +6,12 @@ defaults). Rather than typing those tables by hand, this module reads them from 
 W3C DTD (Debian package ``w3c-sgml-lib``) and writes them as JSON next to it, so
 the runtime needs neither the DTD nor lxml's DTD support::
 
-    python -m kitten.normalize.dtd_tables \
+    python -m kitten.normalizer.dtd_tables \
         /usr/share/xml/w3c-sgml-lib/schema/dtd/REC-xhtml1-20020801/xhtml1-transitional.dtd
 
 Order and cardinality constraints of the content models (``head``, ``table``,
 ``ul`` ...) are not representable as plain sets; the serializer handles those few
-elements explicitly (see ``kitten/normalize/xhtml.py``).
+elements explicitly (see ``kitten/normalizer/xhtml.py``).
 """
 from __future__ import annotations
 

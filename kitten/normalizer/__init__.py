@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from kitten.config import NormalizeConfig
 from kitten.log import PageLog
-from kitten.normalize.parse import parse_html
-from kitten.normalize.xhtml import walk
+from kitten.normalizer.parse import parse_html
+from kitten.normalizer.xhtml import walk
 
 
 def to_xhtml(text: str, config: NormalizeConfig, log: PageLog) -> str:

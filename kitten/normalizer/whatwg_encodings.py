@@ -3,7 +3,7 @@ and how each WHATWG encoding is decoded with Python's codecs.
 
 ``ENCODING_LABELS`` lists, for every canonical encoding name, all of its labels (already in the
 standard's normalized form: ASCII lowercase, no surrounding whitespace). ``LABELS`` is the
-reverse index used by :func:`kitten.normalize.encoding.resolve_label`.
+reverse index used by :func:`kitten.normalizer.encoding.resolve_label`.
 
 ``PYTHON_CODECS`` maps each canonical name to the Python codec that decodes it faithfully;
 single-byte encodings listed in ``C1_FALLBACK`` decode their undefined bytes 0x80-0x9F to the

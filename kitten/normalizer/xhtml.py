@@ -145,7 +145,7 @@ class ElementSpec:
 @lru_cache(maxsize=1)
 def element_specs() -> dict[str, ElementSpec]:
     """The XHTML 1.0 Transitional element table (loaded once, read-only)."""
-    from kitten.normalize.dtd_tables import TABLES_PATH
+    from kitten.normalizer.dtd_tables import TABLES_PATH
 
     raw = json.loads(TABLES_PATH.read_text(encoding="utf-8"))["elements"]
     specs = {}
