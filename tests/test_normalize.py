@@ -323,3 +323,30 @@ def _output_text(root) -> str:
 
 def _squash(s: str) -> str:
     return re.sub(r"\s+", "", s)
+
+
+# ------------------------------------------------------------------ regressions found on the corpora
+# Each snippet was cut from a corpus page by kitten.quality.minimize. The check is the
+# corpus-wide fidelity definition (visible text, white space collapsed but not removed),
+# so glued words ("ab" for "a b") fail as well as lost ones.
+
+from kitten.quality import visible_text_html5lib, visible_text_xhtml  # noqa: E402
+
+
+@pytest.mark.parametrize("snippet", [
+    "<table><tr><td>a</td> <td>b</td></tr> </table>",
+    "<ul><li>a</li> <li>b</li></ul>",
+    "<select><option>a</option> <option>b</select>",
+    "<dl><dt>a</dt> <dd>b</dl>",
+    "<table>Web sites</font>\r\n <td>Resources:",
+    "<ul><li>bloated</li>\n <a href=x>kicker</a>",
+    "<title></title><title>Creative Food Sculptures</title>",
+    "<ul>\n&nbsp;<a href=x>Advisers</a>",
+    "<table><tr><td><font size=2><p>a<table><tr><td>x</td></tr></table>y<p>z</font>",
+    "<span><p><table></table>y",
+    "<text><h5><hr>y",
+    "<table><tr><td>1</td></tr><tr>\n</tr><tr><td>2</td></tr></table>",
+])
+def test_corpus_regressions_keep_text_and_spaces(write, snippet: str) -> None:
+    _, xhtml, _ = write(snippet)
+    assert visible_text_xhtml(xhtml) == visible_text_html5lib(snippet)
