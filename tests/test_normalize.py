@@ -350,3 +350,9 @@ from kitten.quality import visible_text_html5lib, visible_text_xhtml  # noqa: E4
 def test_corpus_regressions_keep_text_and_spaces(write, snippet: str) -> None:
     _, xhtml, _ = write(snippet)
     assert visible_text_xhtml(xhtml) == visible_text_html5lib(snippet)
+
+
+def test_maps_with_same_attributes_get_distinct_generated_ids(write) -> None:
+    root, _, _ = write('<map name="a"><area href="x"></map><map name="a"><area href="y"></map>')
+    ids = [m.get("id") for m in root.iter(X + "map")]
+    assert len(ids) == 2 and len(set(ids)) == 2, ids

@@ -110,6 +110,8 @@ SKIP = object()  # start(): leave out the element and its content
 _ID_ATTR = re.compile(r' id="[^"]*"')
 _TABLE_PHASE = {"caption": 1, "col": 2, "colgroup": 2, "thead": 3, "tfoot": 4}
 _XML_SPACE = " \t\n\r"  # white space for XML (not U+00A0, U+2003 ...)
+# Attributes whose written form depends on the rest of the document (unique ids, IDREFs).
+_STATEFUL_ATTRS = frozenset({"id", "for", "headers"})
 _COMPACT_EVERY = 100_000  # output pieces between two joins
 _IDREF_MARK = re.compile("\0(\\d+)\0")
 _ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
@@ -676,6 +678,7 @@ def walk(root, max_depth: int = 200) -> "_Writer":
     w = _Writer(max_depth)
     frames: list = []  # (frame or None, lexbor node) of the elements entered
     stack, out, needs_attrs, specs = w.stack, w.out, w.needs_attrs, w.specs
+    attr_cache: dict = {}  # (tag, attributes) -> (written attributes, dropped count)
     node = root
     while node is not None:
         tag = node.tag
@@ -700,7 +703,19 @@ def walk(root, max_depth: int = 200) -> "_Writer":
             if top is not None and top.open and tag in top.fast and len(stack) < max_depth:
                 # fast path: a known element where its parent allows it
                 attrs = node.attributes
-                attr_s = w.attributes(tag, attrs, None) if (attrs or tag in needs_attrs) else ""
+                if attrs:
+                    key = (tag, tuple(attrs.items()))
+                    cached = attr_cache.get(key)
+                    if cached is None:
+                        before = w.stats.dropped_attrs
+                        attr_s = w.attributes(tag, attrs, None)
+                        if tag != "map" and not (_STATEFUL_ATTRS & attrs.keys()):  # same in, same out
+                            attr_cache[key] = (attr_s, w.stats.dropped_attrs - before)
+                    else:
+                        attr_s = cached[0]
+                        w.stats.dropped_attrs += cached[1]
+                else:
+                    attr_s = w.attributes(tag, attrs, None) if tag in needs_attrs else ""
                 spec = specs[tag]
                 if spec.empty:
                     if top.tracked:
