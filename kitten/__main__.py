@@ -1,0 +1,4 @@
+"""``python -m kitten`` is the ``kitten`` command."""
+from kitten.cli import main
+
+raise SystemExit(main())
