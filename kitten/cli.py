@@ -3,7 +3,7 @@
 ::
 
     kitten normalize PATH... -o OUT     # UTF-8 XHTML 1.0 Transitional, OUT/a/b/page.xhtml
-    kitten extract PATH... -o OUT       # text, OUT/a/b/page.txt
+    kitten extract PATH... -o OUT       # text, OUT/a/b/page.txt (--format json: .json)
     kitten extract page.html            # one page: the text on standard output
 
 Options: ``--dump-dir DIR`` (every intermediate file of every page),
@@ -39,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--config", type=Path, help="TOML configuration file")
         p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1; 0 = all cores)")
         p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+        if name == "extract":
+            p.add_argument("--format", choices=("text", "json"), default="text",
+                           help="text: one sentence per line (.txt); json: blocks and sentences "
+                                "with their locators (.json)")
     return parser
 
 
@@ -50,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, InputError) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
-    target = "xhtml" if args.command == "normalize" else "text"
+    target = "xhtml" if args.command == "normalize" else ("json" if args.format == "json" else "text")
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.output is None:
         if len(items) != 1:

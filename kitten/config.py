@@ -83,10 +83,45 @@ MIN_DEPTH, MAX_DEPTH = 16, 250
 
 
 @dataclass(frozen=True)
+class StructureConfig:
+    #: Language of pages without a ``lang`` attribute (selects rules/<lang>/).
+    default_language: str = "en"
+    #: Containers (div, ul, table ...) whose id or class matches one of these regular
+    #: expressions (case-insensitive) are removed with their content, as the original
+    #: system removed ``menu`` divs. An empty list keeps them.
+    remove_containers: tuple[str, ...] = ("menu",)
+    #: Add the title of <abbr>/<acronym> in brackets after its text: "NSW (New South Wales)".
+    expand_abbreviations: bool = True
+    #: Extract the alt text of images.
+    img_alt: bool = False
+
+    def __post_init__(self) -> None:
+        import re
+
+        for p in self.remove_containers:
+            try:
+                re.compile(p)
+            except re.error as exc:
+                raise ConfigError(f"[structure] remove_containers: bad pattern {p!r}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class SegmentConfig:
+    #: Join a line cut by a single <br> to the next when the clause goes on.
+    join_br: bool = True
+    #: Leave out segments with no letter or digit ("|", "»").
+    drop_symbol_only: bool = True
+    #: Folder of the language resources (default: rules/ of the checkout).
+    rules_dir: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     triage: TriageConfig = field(default_factory=TriageConfig)
     decode: DecodeConfig = field(default_factory=DecodeConfig)
     normalize: NormalizeConfig = field(default_factory=NormalizeConfig)
+    structure: StructureConfig = field(default_factory=StructureConfig)
+    segment: SegmentConfig = field(default_factory=SegmentConfig)
 
     @classmethod
     def from_toml(cls, path: str | Path) -> "Config":

@@ -2,7 +2,8 @@
 
 ::
 
-    raw bytes -> triage -> decode -> normalize (HTML) or xml (pre-converted XML) -> render
+    raw bytes -> triage -> decode -> normalize (HTML) or xml (pre-converted XML)
+              -> structure (Document of blocks) -> segment (sentences) -> render
 
 Each step is a plain function of the previous product. ``run_page`` wires them,
 records every product under its step name (so ``--dump-dir`` can write every
@@ -22,11 +23,13 @@ from kitten.log import Event, PageLog
 from kitten.normalizer import to_xhtml
 from kitten.normalizer.encoding import decode
 from kitten.page import Decoded, Page, Triage
-from kitten.render import render_text
+from kitten.render import document_dict, render_json, render_text
+from kitten.segment import segment
+from kitten.structure import build_document, parse_xhtml
 from kitten.triage import triage
 from kitten.xmldoc import xml_to_xhtml
 
-Target = Literal["xhtml", "text"]
+Target = Literal["xhtml", "text", "json"]
 Status = Literal["done", "excluded", "fallback", "failed"]
 
 
@@ -52,8 +55,10 @@ class PageResult:
 
     @property
     def output_suffix(self) -> str:
-        """File suffix of ``output``: ``.xhtml`` for normalize, ``.txt`` for text and fallbacks."""
-        return ".xhtml" if self.target == "xhtml" and self.status == "done" else ".txt"
+        """File suffix of ``output``: ``.xhtml``, ``.txt`` or ``.json``; ``.txt`` for fallbacks."""
+        if self.status != "done":
+            return ".txt"
+        return {"xhtml": ".xhtml", "json": ".json"}.get(self.target, ".txt")
 
 
 # Dump files: step name -> (suffix, how to turn the product into text)
@@ -62,6 +67,8 @@ DUMPS: dict[str, tuple[str, Any]] = {
     "triage": (".triage.json", lambda t: json.dumps({"kind": t.kind, "reason": t.reason, "root": t.root})),
     "decode": (".decoded.html", lambda d: d.text),
     "normalize": (".xhtml", lambda x: x),
+    "structure": (".blocks.json", lambda d: json.dumps(document_dict(d), ensure_ascii=False, indent=1)),
+    "segment": (".sentences.txt", lambda ss: "".join(f"{s.locator}\t{s.text}\n" for s in ss)),
     "render": (".txt", lambda t: t),
     "fallback": (".fallback.txt", lambda t: t),
 }
@@ -92,8 +99,14 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
         if target == "xhtml":
             result.status, result.output = "done", xhtml
             return result
+        step = "structure"
+        doc = build_document(parse_xhtml(xhtml), config.structure, log)
+        products["structure"] = doc
+        step = "segment"
+        sentences = segment(doc, config.segment, log)
+        products["segment"] = sentences
         step = "render"
-        text = render_text(xhtml)
+        text = render_json(doc, sentences) if target == "json" else render_text(sentences)
         products["render"] = text
         result.status, result.output = "done", text
         return result

@@ -98,8 +98,8 @@ def test_extract_tree(tree: Path, tmp_path: Path, capsys) -> None:
     assert code == 0, err
     for rel, (stem, marker) in EXPECTED.items():
         text = (out / (stem + ".txt")).read_text(encoding="utf-8")
-        assert text.rstrip().endswith(marker), (rel, text)
-    assert (out / "a/b/page.txt").read_text(encoding="utf-8") == "Deep page body text.\nEND-a-b-page\n"
+        assert text.rstrip().endswith(marker + "."), (rel, text)  # one sentence per line, punctuated
+    assert (out / "a/b/page.txt").read_text(encoding="utf-8") == "Deep page body text.\nEND-a-b-page.\n"
     assert len(read_log(out)) == 4
     assert_no_temp_files(out)
 
@@ -141,7 +141,7 @@ def test_output_name_collisions_do_not_overwrite(tmp_path: Path, capsys) -> None
     assert len(outputs) == len(set(outputs)), outputs
     texts = "".join(p.read_text(encoding="utf-8") for p in out.rglob("*.txt"))
     for word in ("noext", "htm", "html", "gz"):
-        assert f"from {word}\n" in texts, texts
+        assert f"from {word}.\n" in texts, texts
 
 
 def test_excluded_page_is_logged_and_not_an_error(tmp_path: Path, capsys) -> None:
@@ -194,7 +194,7 @@ def test_page_without_output_exits_1(tmp_path: Path, capsys) -> None:
     out = tmp_path / "out"
     code, _, _ = run(["extract", str(src), "-o", str(out), "-q"], capsys)
     assert code == 1
-    assert (out / "ok.txt").read_text(encoding="utf-8") == "fine\n"  # the batch went on
+    assert (out / "ok.txt").read_text(encoding="utf-8") == "fine.\n"  # the batch went on
     log = {rec["page"]: rec for rec in read_log(out)}
     assert log["broken.html.gz"]["status"] == "failed" and log["broken.html.gz"]["output"] is None
 
@@ -299,7 +299,7 @@ def test_version(capsys) -> None:
 def test_single_page_without_output_prints_text(tree: Path, capsys) -> None:
     code, out, err = run(["extract", str(tree / "a/b/page.html")], capsys)
     assert code == 0
-    assert out == "Deep page body text.\nEND-a-b-page\n"
+    assert out == "Deep page body text.\nEND-a-b-page.\n"
 
 
 def test_single_page_normalize_prints_xhtml(tree: Path, capsys, check_xhtml) -> None:

@@ -1,0 +1,74 @@
+"""The document model: a page as a sequence of typed blocks.
+
+A ``Document`` is what the structure step makes of the normalized XHTML and what the
+later steps (tables, lists, boilerplate, segmentation) read. Every block keeps a
+locator (an XPath of its source element) so that dumps can show where each sentence
+came from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+BlockKind = Literal[
+    "heading", "paragraph", "list_item", "term", "definition", "table_cell", "caption",
+    "preformatted", "quote", "block",
+]
+
+
+class Break:
+    """A line break (``<br>``) inside a block's inline content."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "BR"
+
+
+BR = Break()
+Inline = str | Break
+
+
+@dataclass(slots=True)
+class Block:
+    """A run of inline content that stands on its own: a heading, a paragraph, a list
+    item, a table cell read linearly, the text directly inside a ``div`` ..."""
+
+    kind: BlockKind
+    tag: str  # the source element's original name (``kitten-article`` class resolved)
+    locator: str  # XPath of the source element
+    inlines: list[Inline] = field(default_factory=list)
+    #: the innermost list or table the block belongs to (its locator), for the list
+    #: and table steps; None outside lists and tables
+    container: str | None = None
+
+    def text(self) -> str:
+        """The block's text with line breaks as newlines (white space not collapsed)."""
+        return "".join("\n" if x is BR else x for x in self.inlines)
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """Something the structure step left out, and why (shown in dumps and logs)."""
+
+    locator: str
+    reason: str  # "menu", "hidden", "form-control", "script" ...
+    text: str  # the first characters of what was removed
+
+
+@dataclass(slots=True)
+class Document:
+    blocks: list[Block]
+    lang: str  # "en", "fr" ... (from lang attributes, the config, or the default)
+    title: str = ""
+    removals: list[Removal] = field(default_factory=list)
+    abbreviations: list[tuple[str, str, str]] = field(default_factory=list)  # (tag, text, title)
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One segment of output: a sentence (or a line that stands alone), with its source."""
+
+    text: str
+    locator: str
+    kind: BlockKind
