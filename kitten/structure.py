@@ -51,6 +51,8 @@ KINDS: dict[str, BlockKind] = {
 SKIPPED = {"script": "script", "style": "style", "select": "form-control", "option": "form-control",
            "input": "form-control", "textarea": "form-control", "head": "head", "map": "image-map",
            "object": "object", "applet": "object", "title": "title"}
+# Never text, so not worth a log line each.
+_UNLOGGED = frozenset({"script", "style", "head", "title"})
 CONTAINERS = frozenset({"div", "ul", "ol", "dl", "table", "td", "form", "center", "blockquote",
                         "nav", "aside", "section", "header", "footer", "menu", "dir"})
 GROUPS = frozenset({"ul", "ol", "dl", "table", "menu", "dir"})
@@ -158,7 +160,7 @@ class _Walker:
                 reason = self._removal(el, local, orig)
                 if reason is not None:
                     text = " ".join("".join(el.itertext()).split())[:80]
-                    if text or reason == "menu":
+                    if reason not in _UNLOGGED and (text or reason == "menu"):
                         doc.removals.append(Removal(loc, reason, text))
                     contexts.append((False, loc, "block", orig, container[-1], "skip"))
                     walker.skip_subtree()

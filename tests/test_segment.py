@@ -1,0 +1,186 @@
+"""Structure and segmentation: explicit sentence boundaries on hand-made pages.
+
+The first two tests rebuild the two examples of the original paper: a paragraph cut
+by <br> into six lines that a linear extractor writes as six lines (three sentences),
+and an <acronym> whose title is added in brackets.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import kitten
+from kitten.config import Config, SegmentConfig, StructureConfig
+
+
+def lines(html: str, config: Config | None = None) -> list[str]:
+    return kitten.extract(html, config=config).splitlines()
+
+
+def test_paper_br_cut_paragraph_gives_three_sentences() -> None:
+    html = ("<p>Applications are now open for the summer program<br>"
+            "which brings artists and young people together<br>"
+            "in workshops held across the state.<br>"
+            "Each workshop runs for two weeks<br>"
+            "and ends with a public show.<br>"
+            "Places are limited.</p>")
+    assert lines(html) == [
+        "Applications are now open for the summer program which brings artists and young "
+        "people together in workshops held across the state.",
+        "Each workshop runs for two weeks and ends with a public show.",
+        "Places are limited.",
+    ]
+
+
+def test_paper_acronym_expanded_in_brackets() -> None:
+    html = ("<p>Youth Arts runs a network of programs in <acronym title=\"New South Wales\">NSW</acronym>"
+            " promoting creative expression among young people.</p>")
+    r = kitten.normalize(html)
+    assert r.status == "done"
+    out = lines(html)
+    assert out == ["Youth Arts runs a network of programs in NSW (New South Wales) promoting "
+                   "creative expression among young people."]
+
+
+def test_expansions_are_logged() -> None:
+    from kitten.page import Page
+    from kitten.pipeline import run_page
+
+    html = b'<p><abbr title="Monday">Mon</abbr> <abbr title="Tuesday">Tue</abbr> <abbr title="x">x</abbr></p>'
+    r = run_page(Page(html), Config(), "text")
+    logged = [e.message for e in r.log if e.kind == "abbr"]
+    assert logged == ["Mon (Monday)", "Tue (Tuesday)"]  # a title equal to the text adds nothing
+    assert r.output == "Mon (Monday) Tue (Tuesday) x.\n"
+
+
+def test_title_and_paragraph_get_a_boundary() -> None:
+    assert lines("<h2>Opening hours</h2><p>We open at nine</p><p>Closed on Sundays</p>") == [
+        "Opening hours.", "We open at nine.", "Closed on Sundays."]
+
+
+def test_lines_that_stand_alone_stay_apart() -> None:
+    assert lines("<p>12 Main Street<br>Springfield<br>United States</p>") == [
+        "12 Main Street.", "Springfield.", "United States."]
+
+
+def test_two_br_always_end_a_segment() -> None:
+    assert lines("<p>the first part of it<br><br>goes on here</p>") == [
+        "the first part of it.", "goes on here."]
+    assert lines("<p>the first part of it<br> <br>goes on here</p>") == [
+        "the first part of it.", "goes on here."]
+
+
+def test_continuation_word_joins_a_capitalised_line() -> None:
+    assert lines("<p>Tickets are on sale at the<br>Town Hall box office</p>") == [
+        "Tickets are on sale at the Town Hall box office."]
+
+
+def test_br_joining_can_be_turned_off() -> None:
+    config = Config(segment=SegmentConfig(join_br=False))
+    assert lines("<p>a sentence cut<br>in two</p>", config) == ["a sentence cut.", "in two."]
+
+
+def test_french_continuation_words() -> None:
+    html = '<html lang="fr"><body><p>Les billets sont en vente à la<br>Mairie du village</p></body></html>'
+    assert lines(html) == ["Les billets sont en vente à la Mairie du village."]
+
+
+def test_existing_final_punctuation_is_kept() -> None:
+    assert lines("<p>Really?</p><p>Yes!</p><p>“Done.”</p><p>He said (so).</p><p>Wait…</p>") == [
+        "Really?", "Yes!", "“Done.”", "He said (so).", "Wait…"]
+
+
+def test_trailing_comma_becomes_a_full_stop_and_colon_is_kept() -> None:
+    assert lines("<p>first,</p><p>Parents need to:</p>") == ["first.", "Parents need to:"]
+
+
+def test_removed_content_is_not_extracted_and_is_logged() -> None:
+    from kitten.page import Page
+    from kitten.pipeline import run_page
+
+    html = (b"<div id='mainmenu'><a href=/>Home</a> <a href=/x>News</a></div>"
+            b"<form><select><option>Choose a country</option></select>"
+            b"<input value='Search this site'><textarea>type here</textarea></form>"
+            b"<script>var secret = 1;</script><style>p {}</style>"
+            b"<p hidden>hidden words</p><p style='color:red; display: none'>invisible words</p>"
+            b"<template><p>template words</p></template>"
+            b"<p>Visible text</p>")
+    r = run_page(Page(html), Config(), "text")
+    assert r.output == "Visible text.\n"
+    reasons = sorted({e.kind for e in r.log if e.kind.startswith("removed-")})
+    assert reasons == ["removed-form-control", "removed-hidden", "removed-menu"]
+
+
+def test_menu_patterns_are_a_setting() -> None:
+    html = "<div class='sidebar'>Side text</div><div id='menu'>Menu text</div><p>Body</p>"
+    assert lines(html) == ["Side text.", "Body."]
+    keep = Config(structure=StructureConfig(remove_containers=()))
+    assert lines(html, keep) == ["Side text.", "Menu text.", "Body."]
+    custom = Config(structure=StructureConfig(remove_containers=("side",)))
+    assert lines(html, custom) == ["Menu text.", "Body."]
+
+
+def test_img_alt_only_when_asked() -> None:
+    html = "<p>Look <img src=x alt='a red bicycle'> here</p>"
+    assert lines(html) == ["Look here."]
+    assert lines(html, Config(structure=StructureConfig(img_alt=True))) == ["Look a red bicycle here."]
+
+
+def test_q_gets_quotation_marks_by_language() -> None:
+    assert lines("<p>She said <q>hello</q> twice</p>") == ["She said “hello” twice."]
+    fr = '<html lang="fr"><body><p>Il a dit <q>bonjour</q> deux fois</p></body></html>'
+    assert lines(fr) == ["Il a dit « bonjour » deux fois."]
+
+
+def test_footnote_markers_stay_attached() -> None:
+    assert lines("<p>Water boils at 100 degrees<sup>1</sup> at sea level</p>") == [
+        "Water boils at 100 degrees1 at sea level."]
+
+
+def test_pre_keeps_its_lines() -> None:
+    assert lines("<pre>first line\n  second line\nthird</pre>") == [
+        "first line.", "second line.", "third."]
+
+
+def test_display_style_decides_block_or_inline() -> None:
+    assert lines("<p>one <span style='display:block'>two</span> three</p>") == ["one.", "two.", "three."]
+    assert lines("<div>one <div style='display: inline'>two</div> three</div>") == ["one two three."]
+
+
+def test_symbol_only_segments_are_dropped() -> None:
+    assert lines("<p>|</p><p>»</p><p>Real text</p>") == ["Real text."]
+
+
+def test_list_items_and_cells_are_segments_until_their_steps_exist() -> None:
+    assert lines("<ul><li>apples<li>pears</ul><table><tr><td>red<td>green</table>") == [
+        "apples.", "pears.", "red.", "green."]
+
+
+def test_every_line_ends_with_final_punctuation_or_colon() -> None:
+    html = ("<h1>Title</h1><div>loose text<p>para</p>more loose</div><ul><li>x<li>y:</ul>"
+            "<p>a<br>b<br><br>C</p>")
+    for line in lines(html):
+        assert line[-1] in ".?!…:”»)", line
+
+
+def test_json_format_has_blocks_sentences_and_locators() -> None:
+    from kitten.page import Page
+    from kitten.pipeline import run_page
+
+    r = run_page(Page(b"<h1>T</h1><div id='menu'>m</div><p>Body <abbr title='x y'>XY</abbr></p>"),
+                 Config(), "json")
+    data = json.loads(r.output)
+    assert [b["kind"] for b in data["blocks"]] == ["heading", "paragraph"]
+    assert data["blocks"][1]["locator"] == "/html/body[1]/p[1]"
+    assert [s["text"] for s in data["sentences"]] == ["T.", "Body XY (x y)."]
+    assert all(s["locator"].startswith("/html/body") for s in data["sentences"])
+    assert data["removals"][0]["reason"] == "menu"
+    assert data["abbreviations"] == [{"tag": "abbr", "text": "XY", "title": "x y"}]
+
+
+def test_bad_config_pattern_is_a_clear_error() -> None:
+    from kitten.config import ConfigError
+
+    with pytest.raises(ConfigError):
+        Config.from_dict({"structure": {"remove_containers": ["("]}})
