@@ -112,36 +112,35 @@ class _Walker:
 
     def walk(self, body) -> None:
         doc, config = self.doc, self.config
-        # per open element: (is block, locator, kind, tag, container); "run" is the
-        # block receiving inline content, created when content arrives
-        contexts: list[tuple] = []
-        counters: list[dict[str, int]] = [{}]
-        path: list[str] = ["/html"]
-        run: list[Block | None] = [None]
+        tree = body.getroottree()
 
-        def locate(local: str) -> str:
-            counts = counters[-1]
-            n = counts[local] = counts.get(local, 0) + 1
-            return f"{path[-1]}/{local}[{n}]"
+        def locator(el) -> str:  # computed only for what is kept or removed
+            return "/html/" + tree.getelementpath(el).replace(_NS, "")
+
+        # per open element: (is block, element, kind, original name, container, marker);
+        # run[0] is the block receiving inline content, made when content arrives
+        contexts: list[tuple] = []
+        run: list[Block | None] = [None]
+        owner: list = [None]  # the element of run[0]
 
         def add(item) -> None:
             block = run[0]
             if block is None:
-                ctx = contexts[-1] if contexts else (True, "/html/body", "block", "body", None)
-                # the innermost block context receives the content
-                for c in reversed(contexts):
+                for c in reversed(contexts):  # the innermost block context
                     if c[0]:
-                        ctx = c
+                        block = run[0] = Block(c[2], c[3], "", [], c[4])
+                        owner[0] = c[1]
                         break
-                block = run[0] = Block(ctx[2], ctx[3], ctx[1], [], ctx[4])
+                else:
+                    return
             block.inlines.append(item)
 
         def flush() -> None:
             block = run[0]
             run[0] = None
-            if block is not None and any(x is BR or x.strip() for x in block.inlines):
-                if any(x is not BR and x.strip() for x in block.inlines):
-                    doc.blocks.append(block)
+            if block is not None and any(x is not BR and x.strip() for x in block.inlines):
+                block.locator = locator(owner[0])
+                doc.blocks.append(block)
 
         walker = etree.iterwalk(body, events=("start", "end"))
         container: list[str | None] = [None]
@@ -154,25 +153,22 @@ class _Walker:
             local = tag[_NS_LEN:] if tag.startswith(_NS) else tag
             if event == "start":
                 orig = _original(el, local)
-                loc = locate(local)
-                path.append(loc)
-                counters.append({})
                 reason = self._removal(el, local, orig)
                 if reason is not None:
-                    text = " ".join("".join(el.itertext()).split())[:80]
-                    if reason not in _UNLOGGED and (text or reason == "menu"):
-                        doc.removals.append(Removal(loc, reason, text))
-                    contexts.append((False, loc, "block", orig, container[-1], "skip"))
+                    if reason not in _UNLOGGED:
+                        text = " ".join("".join(el.itertext()).split())[:80]
+                        if text or reason == "menu":
+                            doc.removals.append(Removal(locator(el), reason, text))
+                    contexts.append((False, el, "block", orig, container[-1], "skip"))
                     walker.skip_subtree()
                     continue
-                block = self._is_block(el, orig)
-                if block:
+                if self._is_block(el, orig):
                     flush()
                     if orig in GROUPS:
-                        container.append(loc)
-                    contexts.append((True, loc, KINDS.get(orig, "block"), orig, container[-1], orig))
+                        container.append(locator(el))
+                    contexts.append((True, el, KINDS.get(orig, "block"), orig, container[-1], orig))
                 else:
-                    contexts.append((False, loc, "block", orig, container[-1], orig))
+                    contexts.append((False, el, "block", orig, container[-1], orig))
                     if local == "br":
                         add(BR)
                     elif local == "q":
@@ -185,8 +181,6 @@ class _Walker:
                     add(el.text)
             else:
                 ctx = contexts.pop()
-                counters.pop()
-                path.pop()
                 if ctx[5] != "skip":
                     if ctx[0]:
                         flush()

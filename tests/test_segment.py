@@ -172,9 +172,9 @@ def test_json_format_has_blocks_sentences_and_locators() -> None:
                  Config(), "json")
     data = json.loads(r.output)
     assert [b["kind"] for b in data["blocks"]] == ["heading", "paragraph"]
-    assert data["blocks"][1]["locator"] == "/html/body[1]/p[1]"
+    assert data["blocks"][1]["locator"] == "/html/body/p"  # ElementPath: [n] among same-name siblings
     assert [s["text"] for s in data["sentences"]] == ["T.", "Body XY (x y)."]
-    assert all(s["locator"].startswith("/html/body") for s in data["sentences"])
+    assert all(s["locator"].startswith("/html/body/") for s in data["sentences"])
     assert data["removals"][0]["reason"] == "menu"
     assert data["abbreviations"] == [{"tag": "abbr", "text": "XY", "title": "x y"}]
 
