@@ -1,0 +1,159 @@
+"""Extraction speed and memory of Kitten and its peers on the same pages, one core.
+
+    python benchmarks/throughput.py [--corpora .cache/corpora] [--per-corpus 200] [--repeat 3]
+                                    [--tools kitten,resiliparse,...]
+
+The pages are ``benchmark_pages()`` of ``_pages.py`` (the first 200 of CLEANEVAL
+final and of Dragnet: the 400 pages of GUIDE section 4). Each tool runs in a fresh
+subprocess pinned to one CPU (so imports and memory of one tool do not weigh on
+another): it loads the pages, warms up on the first 20, then extracts all pages
+``--repeat`` times and keeps the best time. Printed side by side: docs/s, MB/s (of
+the pages as crawled, bytes), pages where the tool raised or returned nothing, and
+memory: the peak RSS of the process (``ru_maxrss``) and its growth over the baseline
+taken after the pages were loaded and the tool imported.
+
+GUIDE section 4 gives reference figures from another machine (resiliparse ~1,490
+docs/s, html-text ~370, inscriptis ~200, jusText ~90, trafilatura ~65-90); this one
+is about 3-4x slower, and other processes may share its cores: compare tools within
+one run, not runs across machines.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _pages import DEFAULT_CORPORA, benchmark_pages  # noqa: E402
+from peers import PEERS, load_peer, missing_reason, run_peer  # noqa: E402
+
+DEFAULT_TOOLS = ("kitten", "resiliparse", "html-text", "inscriptis", "trafilatura", "readability", "justext")
+WARM_UP_PAGES = 20
+
+
+def _maxrss_mb() -> float:
+    # ru_maxrss is in KiB on Linux (bytes on macOS).
+    scale = 1 if sys.platform == "darwin" else 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 1e6
+
+
+def _current_rss_mb() -> float:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except OSError:
+        return _maxrss_mb()
+
+
+def worker(tool: str, corpora: Path, per_corpus: int, repeat: int, cpu: int | None) -> dict:
+    """Measure one tool in this process (called in a fresh subprocess)."""
+    import gc
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    if cpu is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {cpu})
+    pages = [data for _, data in benchmark_pages(corpora, per_corpus)]
+    extract = load_peer(tool)
+    for data in pages[:WARM_UP_PAGES]:
+        run_peer(extract, data)
+    gc.collect()
+    baseline = _current_rss_mb()
+    best = float("inf")
+    failed = empty = 0
+    for n in range(repeat):
+        failed = empty = 0
+        t0 = time.perf_counter()
+        for data in pages:
+            text = run_peer(extract, data)
+            if text is None:
+                failed += 1
+            elif not text.strip():
+                empty += 1
+        best = min(best, time.perf_counter() - t0)
+    return {
+        "tool": tool,
+        "pages": len(pages),
+        "mb": sum(len(p) for p in pages) / 1e6,
+        "seconds": best,
+        "failed": failed,
+        "empty": empty,
+        "baseline_mb": baseline,
+        "peak_mb": _maxrss_mb(),
+    }
+
+
+def _run_tool(tool: str, args: argparse.Namespace, cpu: int | None) -> dict:
+    cmd = [sys.executable, __file__, "--worker", tool, "--corpora", str(args.corpora),
+           "--per-corpus", str(args.per_corpus), "--repeat", str(args.repeat)]
+    if cpu is not None:
+        cmd += ["--cpu", str(cpu)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return {"tool": tool, "error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _pick_cpu() -> int | None:
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    cpus = sorted(os.sched_getaffinity(0))
+    return cpus[-1] if cpus else None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
+    ap.add_argument("--per-corpus", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--tools", default=",".join(DEFAULT_TOOLS),
+                    help=f"comma-separated, from: {', '.join(PEERS)}")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--cpu", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.worker:
+        print(json.dumps(worker(args.worker, args.corpora, args.per_corpus, args.repeat, args.cpu)))
+        return
+
+    tools = [t.strip() for t in args.tools.split(",") if t.strip()]
+    pages = benchmark_pages(args.corpora, args.per_corpus)  # fail early if the corpora are missing
+    mb = sum(len(d) for _, d in pages) / 1e6
+    cpu = _pick_cpu()
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = float("nan")
+    print(f"Throughput on {len(pages)} pages ({mb:.1f} MB as crawled), one core (cpu {cpu}), "
+          f"warm-up {WARM_UP_PAGES} pages, best of {args.repeat}; load average at start {load:.2f} "
+          f"on {os.cpu_count()} cores")
+    print(f"{'tool':<13}{'docs/s':>9}{'MB/s':>8}{'seconds':>9}{'failed':>8}{'empty':>7}"
+          f"{'peak RSS MB':>13}{'growth MB':>11}")
+    for tool in tools:
+        reason = missing_reason(tool)
+        if reason:
+            print(f"{tool:<13}  skipped: {reason}")
+            continue
+        r = _run_tool(tool, args, cpu)
+        if "error" in r:
+            print(f"{tool:<13}  error: {r['error']}")
+            continue
+        print(f"{tool:<13}{r['pages'] / r['seconds']:>9.1f}{r['mb'] / r['seconds']:>8.2f}{r['seconds']:>9.2f}"
+              f"{r['failed']:>8}{r['empty']:>7}{r['peak_mb']:>13.0f}{r['peak_mb'] - r['baseline_mb']:>11.0f}",
+              flush=True)
+    try:
+        load = os.getloadavg()[0]
+        print(f"load average at end {load:.2f}: above ~1 other processes shared the machine "
+              f"and the figures are noisy" if load > 1.5 else f"load average at end {load:.2f}")
+    except OSError:
+        pass
+
+
+if __name__ == "__main__":
+    main()
