@@ -8,7 +8,7 @@ came from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 BlockKind = Literal[
     "heading", "paragraph", "list_item", "term", "definition", "table_cell", "caption",
@@ -29,6 +29,17 @@ BR = Break()
 Inline = str | Break
 
 
+_XHTML = "{http://www.w3.org/1999/xhtml}"
+
+
+def locator_of(element) -> str | None:
+    """XPath-like locator of an element of the XHTML tree: ``/html/body/div[2]/p``
+    (``[n]`` counts siblings of the same name, as lxml's ElementPath does)."""
+    if element is None:
+        return None
+    return "/html/" + element.getroottree().getelementpath(element).replace(_XHTML, "")
+
+
 @dataclass(slots=True)
 class Block:
     """A run of inline content that stands on its own: a heading, a paragraph, a list
@@ -36,11 +47,21 @@ class Block:
 
     kind: BlockKind
     tag: str  # the source element's original name (``kitten-article`` class resolved)
-    locator: str  # XPath of the source element
+    source: Any = field(repr=False, compare=False)  # the element of the XHTML tree
     inlines: list[Inline] = field(default_factory=list)
-    #: the innermost list or table the block belongs to (its locator), for the list
-    #: and table steps; None outside lists and tables
-    container: str | None = None
+    #: the innermost list or table element the block belongs to (None outside them),
+    #: for the list and table steps
+    group: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def locator(self) -> str:
+        """XPath of the source element (computed when asked: dumps and JSON only)."""
+        return locator_of(self.source) or ""
+
+    @property
+    def container(self) -> str | None:
+        """Locator of the innermost list or table, if any."""
+        return locator_of(self.group)
 
     def text(self) -> str:
         """The block's text with line breaks as newlines (white space not collapsed)."""
@@ -67,8 +88,15 @@ class Document:
 
 @dataclass(frozen=True, slots=True)
 class Sentence:
-    """One segment of output: a sentence (or a line that stands alone), with its source."""
+    """One segment of output: a sentence (or a line that stands alone), with its block."""
 
     text: str
-    locator: str
-    kind: BlockKind
+    block: Block = field(repr=False, compare=False)
+
+    @property
+    def locator(self) -> str:
+        return self.block.locator
+
+    @property
+    def kind(self) -> BlockKind:
+        return self.block.kind

@@ -15,6 +15,7 @@ written as punctuation:
   lists written with ``<br>``) and each is a segment. ``[segment] join_br = false``
   makes every ``<br>`` end a segment.
 * **Preformatted** blocks keep their lines: each line is a segment.
+* White space, including no-break spaces, is collapsed to single spaces.
 * Segments without any letter or digit (``|``, ``»``) are left out
   (``[segment] drop_symbol_only``).
 """
@@ -28,7 +29,6 @@ from kitten.config import SegmentConfig
 from kitten.document import BR, Block, Document, Sentence
 from kitten.log import PageLog
 
-_SPACE = re.compile(r"[ \t\n\r\f\v]+")
 _FINAL = frozenset(".?!…‽")
 _CLOSERS = frozenset("\"'”’»)]}›")
 _OPENERS_OK = frozenset(":")
@@ -60,16 +60,21 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog) -> list[Sentence
     out: list[Sentence] = []
     joined = 0
     for block in doc.blocks:
+        inlines = block.inlines
+        if BR not in inlines and block.kind != "preformatted":  # most blocks: one segment
+            text = " ".join("".join(inlines).split())
+            if text and not (config.drop_symbol_only and not _HAS_ALNUM.search(text)):
+                out.append(Sentence(punctuate(text), block))
+            continue
         if block.kind == "preformatted":
             lines = [(line, 2) for line in block.text().split("\n")]
         else:
             lines = _lines(block)
         for text, n_joined in _segments(lines, words, config.join_br):
-            joined += n_joined
-            text = _SPACE.sub(" ", text).strip()
-            if not text or (config.drop_symbol_only and not _HAS_ALNUM.search(text)):
+            joined += n_joined  # text is already stripped, white space collapsed
+            if config.drop_symbol_only and not _HAS_ALNUM.search(text):
                 continue
-            out.append(Sentence(punctuate(text), block.locator, block.kind))
+            out.append(Sentence(punctuate(text), block))
     if joined:
         log.add("segment", "br-joined", f"{joined} line breaks inside clauses joined")
     return out
@@ -101,7 +106,7 @@ def _segments(lines: list[tuple[str, int]], words: frozenset[str], join_br: bool
     joins = 0
     previous_breaks = 2
     for text, breaks in lines:
-        line = _SPACE.sub(" ", text).strip()
+        line = " ".join(text.split())
         if not line:
             previous_breaks = max(previous_breaks, breaks)
             continue

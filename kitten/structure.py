@@ -21,7 +21,7 @@ from functools import lru_cache
 from lxml import etree
 
 from kitten.config import StructureConfig
-from kitten.document import BR, Block, BlockKind, Document, Removal
+from kitten.document import BR, Block, BlockKind, Document, Removal, locator_of
 from kitten.log import PageLog
 
 _NS = "{http://www.w3.org/1999/xhtml}"
@@ -66,13 +66,11 @@ def _pattern(patterns: tuple[str, ...]) -> re.Pattern | None:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.I) if patterns else None
 
 
-def _original(el, local: str) -> str:
+def _original(cls: str, local: str) -> str:
     """The element's name before normalization (``div class="kitten-article"`` -> article)."""
-    cls = el.get("class")
-    if cls and "kitten-" in cls:
-        for token in cls.split():
-            if token.startswith("kitten-"):
-                return token[7:]
+    for token in cls.split():
+        if token.startswith("kitten-"):
+            return token[7:]
     return local
 
 
@@ -112,24 +110,19 @@ class _Walker:
 
     def walk(self, body) -> None:
         doc, config = self.doc, self.config
-        tree = body.getroottree()
-
-        def locator(el) -> str:  # computed only for what is kept or removed
-            return "/html/" + tree.getelementpath(el).replace(_NS, "")
-
-        # per open element: (is block, element, kind, original name, container, marker);
+        menu, quotes = self.menu, self.quotes
+        # per open element: (is block, element, kind, original name, group, skipped);
         # run[0] is the block receiving inline content, made when content arrives
         contexts: list[tuple] = []
         run: list[Block | None] = [None]
-        owner: list = [None]  # the element of run[0]
+        blocks = doc.blocks
 
         def add(item) -> None:
             block = run[0]
             if block is None:
                 for c in reversed(contexts):  # the innermost block context
                     if c[0]:
-                        block = run[0] = Block(c[2], c[3], "", [], c[4])
-                        owner[0] = c[1]
+                        block = run[0] = Block(c[2], c[3], c[1], [], c[4])
                         break
                 else:
                     return
@@ -137,13 +130,15 @@ class _Walker:
 
         def flush() -> None:
             block = run[0]
-            run[0] = None
-            if block is not None and any(x is not BR and x.strip() for x in block.inlines):
-                block.locator = locator(owner[0])
-                doc.blocks.append(block)
+            if block is not None:
+                run[0] = None
+                for x in block.inlines:
+                    if x is not BR and not x.isspace():
+                        blocks.append(block)
+                        break
 
         walker = etree.iterwalk(body, events=("start", "end"))
-        container: list[str | None] = [None]
+        group: list = [None]
         for event, el in walker:
             tag = el.tag
             if not isinstance(tag, str):  # comments, processing instructions
@@ -152,77 +147,75 @@ class _Walker:
                 continue
             local = tag[_NS_LEN:] if tag.startswith(_NS) else tag
             if event == "start":
-                orig = _original(el, local)
-                reason = self._removal(el, local, orig)
+                cls = el.get("class")
+                orig = _original(cls, local) if cls and "kitten-" in cls else local
+                style = el.get("style")
+                display = None
+                if style and "display" in style:
+                    m = _DISPLAY.search(style)
+                    if m:
+                        display = m.group(1).lower()
+                reason = SKIPPED.get(local) if orig is local else (SKIPPED.get(local) or SKIPPED.get(orig))
+                if reason is None:
+                    if display == "none":
+                        reason = "hidden"
+                    elif menu is not None and (orig in CONTAINERS or local in CONTAINERS):
+                        for value in (el.get("id"), cls):
+                            if value and menu.search(value.replace("kitten-", "")):
+                                reason = "menu"
+                                break
                 if reason is not None:
                     if reason not in _UNLOGGED:
                         text = " ".join("".join(el.itertext()).split())[:80]
                         if text or reason == "menu":
-                            doc.removals.append(Removal(locator(el), reason, text))
-                    contexts.append((False, el, "block", orig, container[-1], "skip"))
+                            doc.removals.append(Removal(locator_of(el), reason, text))
+                    contexts.append((False, el, "block", orig, group[-1], True))
                     walker.skip_subtree()
                     continue
-                if self._is_block(el, orig):
+                if display is None:
+                    is_block = orig in BLOCKS
+                else:
+                    is_block = not (display.startswith("inline") or display == "contents")
+                if is_block:
                     flush()
                     if orig in GROUPS:
-                        container.append(locator(el))
-                    contexts.append((True, el, KINDS.get(orig, "block"), orig, container[-1], orig))
+                        group.append(el)
+                    contexts.append((True, el, KINDS.get(orig, "block"), orig, group[-1], False))
                 else:
-                    contexts.append((False, el, "block", orig, container[-1], orig))
+                    contexts.append((False, el, "block", orig, group[-1], False))
                     if local == "br":
                         add(BR)
                     elif local == "q":
-                        add(self.quotes[0])
+                        add(quotes[0])
                     elif local == "img" and config.img_alt:
                         alt = (el.get("alt") or "").strip()
                         if alt:
                             add(f" {alt} ")
-                if el.text:
-                    add(el.text)
+                text = el.text
+                if text:
+                    if run[0] is not None:
+                        run[0].inlines.append(text)
+                    else:
+                        add(text)
             else:
                 ctx = contexts.pop()
-                if ctx[5] != "skip":
+                if not ctx[5]:
                     if ctx[0]:
                         flush()
-                        if ctx[5] in GROUPS:
-                            container.pop()
+                        if ctx[3] in GROUPS:
+                            group.pop()
                     elif local == "q":
-                        add(self.quotes[1])
+                        add(quotes[1])
                     elif local in ("abbr", "acronym") and config.expand_abbreviations:
                         title = " ".join((el.get("title") or "").split())
                         text = " ".join("".join(el.itertext()).split())
                         if title and title.lower() != text.lower():
                             add(f" ({title})")
                             doc.abbreviations.append((local, text, title))
-                if el.tail:
-                    add(el.tail)
+                tail = el.tail
+                if tail:
+                    if run[0] is not None:
+                        run[0].inlines.append(tail)
+                    else:
+                        add(tail)
         flush()
-
-    def _is_block(self, el, orig: str) -> bool:
-        style = el.get("style")
-        if style and "display" in style:
-            m = _DISPLAY.search(style)
-            if m:
-                value = m.group(1).lower()
-                if value.startswith("inline") or value == "contents":
-                    return False
-                if value != "none":
-                    return True
-        return orig in BLOCKS
-
-    def _removal(self, el, local: str, orig: str) -> str | None:
-        """Why ``el`` and its content are left out, or None."""
-        reason = SKIPPED.get(local) or SKIPPED.get(orig)
-        if reason is not None:
-            return reason
-        style = el.get("style")
-        if style and "display" in style:
-            m = _DISPLAY.search(style)
-            if m and m.group(1).lower() == "none":
-                return "hidden"
-        if self.menu is not None and (local in CONTAINERS or orig in CONTAINERS):
-            for attr in ("id", "class"):
-                value = el.get(attr)
-                if value and self.menu.search(value.replace("kitten-", "")):
-                    return "menu"
-        return None
