@@ -57,6 +57,8 @@ class Summary:
     seconds: float = 0.0
     excluded_reasons: Counter = field(default_factory=Counter)
     fallback_reasons: Counter = field(default_factory=Counter)
+    expansions: Counter = field(default_factory=Counter)  # "abbr: NSW (New South Wales)" -> count
+    removals: Counter = field(default_factory=Counter)  # removal reason -> count
 
     def add(self, rec: PageRecord) -> None:
         self.pages += 1
@@ -67,6 +69,10 @@ class Summary:
                 self.excluded_reasons[e["message"]] += 1
             elif e["kind"] == "fallback":
                 self.fallback_reasons[e["message"].split(":")[0]] += 1
+            elif e["kind"] in ("abbr", "acronym"):
+                self.expansions[f"{e['kind']}: {e['message']}"] += 1
+            elif e["kind"].startswith("removed-"):
+                self.removals[e["kind"][8:]] += 1
 
     def line(self) -> str:
         rate = self.pages / self.seconds if self.seconds else 0.0
@@ -212,3 +218,11 @@ def print_summary(summary: Summary, stream: TextIO | None = None) -> None:
         stream.write(f"  excluded x{n}: {reason}\n")
     for reason, n in summary.fallback_reasons.most_common(5):
         stream.write(f"  fallback x{n}: {reason}\n")
+    if summary.removals:
+        stream.write("  removed: " + ", ".join(f"{r} x{n}" for r, n in summary.removals.most_common()) + "\n")
+    if summary.expansions:
+        abbr = sum(n for k, n in summary.expansions.items() if k.startswith("abbr"))
+        acronym = sum(summary.expansions.values()) - abbr
+        stream.write(f"  expanded: {abbr} abbr, {acronym} acronym; most frequent:\n")
+        for text, n in summary.expansions.most_common(10):
+            stream.write(f"    x{n} {text}\n")

@@ -184,3 +184,21 @@ def test_bad_config_pattern_is_a_clear_error() -> None:
 
     with pytest.raises(ConfigError):
         Config.from_dict({"structure": {"remove_containers": ["("]}})
+
+
+def test_batch_summary_counts_expansions_and_removals(tmp_path) -> None:
+    import io
+
+    from kitten.batch import Job, print_summary, run_batch
+    from kitten.io.files import discover
+
+    (tmp_path / "in").mkdir()
+    for i in range(3):
+        (tmp_path / "in" / f"p{i}.html").write_text(
+            "<div class='menu'>Home</div><p><abbr title='Monday'>Mon</abbr> opening</p>", encoding="utf-8")
+    summary = run_batch(discover([tmp_path / "in"]), Job(tmp_path / "out", "text", Config()))
+    out = io.StringIO()
+    print_summary(summary, out)
+    text = out.getvalue()
+    assert "removed: menu x3" in text
+    assert "expanded: 3 abbr, 0 acronym" in text and "x3 abbr: Mon (Monday)" in text
