@@ -120,6 +120,8 @@ class _Walker:
         def add(item) -> None:
             block = run[0]
             if block is None:
+                if item is not BR and item.isspace():
+                    return  # white space before any content: nothing to start a block for
                 for c in reversed(contexts):  # the innermost block context
                     if c[0]:
                         block = run[0] = Block(c[2], c[3], c[1], [], c[4])
