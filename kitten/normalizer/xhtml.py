@@ -731,27 +731,16 @@ def walk(root, max_depth: int = 200) -> "_Writer":
                     frame = _Frame(tag, spec, len(out), start_tag)
                     out.append(start_tag)
                     stack.append(frame)
-                if child is not None:
-                    frames.append((frame, node))
-                    node = child
-                    continue
-                if frame is not None:
-                    w.end(frame)
-            elif tag == "frameset" and w.stack and w.stack[-1].tag == "html":
+            elif tag == "frameset" and stack and stack[-1].tag == "html":
                 frame = w.start("body", {"class": class_token("frameset")}, True)
-                if child is not None:
-                    frames.append((frame, node))
-                    node = child
-                    continue
-                if frame is not None:
-                    w.end(frame)
             else:
                 frame = w.start(tag, node.attributes, child is not None)
-                if child is not None and frame is not SKIP:
+            if frame is not SKIP:
+                if child is not None:  # descend; the element ends when we climb back
                     frames.append((frame, node))
                     node = child
                     continue
-                if frame is not None and frame is not SKIP:
+                if frame is not None:
                     w.end(frame)
         # next node: sibling, or climb up closing elements
         while node is not None:
