@@ -4,9 +4,9 @@
 >>> r = kitten.normalize(b"<title>t</title><p>caf&eacute; &#150; ok")
 >>> r.status, r.encoding
 ('done', 'windows-1252')
->>> print(kitten.extract(b"<h1>Title</h1><p>Body text"))
-Title
-Body text
+>>> print(kitten.extract(b"<h1>Title</h1><p>Body text"), end="")
+Title.
+Body text.
 """
 from __future__ import annotations
 
