@@ -31,7 +31,6 @@ from kitten.log import PageLog
 
 _FINAL = frozenset(".?!…‽")
 _CLOSERS = frozenset("\"'”’»)]}›")
-_OPENERS_OK = frozenset(":")
 _WORD_END = re.compile(r"([\w'’-]+)\W*$")
 _HAS_ALNUM = re.compile(r"\w")
 DEFAULT_RULES = Path(__file__).resolve().parent.parent / "rules"

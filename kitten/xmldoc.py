@@ -14,7 +14,7 @@ from html.entities import html5
 from lxml import etree
 
 from kitten.log import PageLog
-from kitten.normalizer.xhtml import DOCTYPE, XHTML_NS, XML_DECLARATION, _escape_text, class_token
+from kitten.normalizer.xhtml import DOCTYPE, XHTML_NS, XML_DECLARATION, escape_text, class_token
 
 _PARSER_ARGS = dict(recover=True, resolve_entities=False, no_network=True, huge_tree=True,
                     remove_comments=True, remove_pis=True)
@@ -30,7 +30,7 @@ def _resolve_reference(m: re.Match) -> str:
     if ref[0] == "#" or (ref.endswith(";") and ref[:-1] in _XML_ENTITIES):
         return m.group()  # numeric or predefined in XML
     char = html5.get(ref) if ref.endswith(";") else (html5.get(ref) or html5.get(ref + ";"))
-    return _escape_text(char) if char else "&amp;" + ref
+    return escape_text(char) if char else "&amp;" + ref
 
 
 def xml_to_xhtml(text: str, log: PageLog) -> str:
@@ -57,9 +57,9 @@ def xml_to_xhtml(text: str, log: PageLog) -> str:
         name = etree.QName(el).localname
         if not title and name.lower() in ("title", "header"):
             title = chunk
-        paragraphs.append(f'<p class="{class_token("xml-" + name)}">{_escape_text(chunk)}</p>')
+        paragraphs.append(f'<p class="{class_token("xml-" + name)}">{escape_text(chunk)}</p>')
     log.add("triage", "xml-extracted", f"{len(paragraphs)} text elements from <{etree.QName(root).localname}>")
     return (
-        f'{XML_DECLARATION}{DOCTYPE}<html xmlns="{XHTML_NS}"><head><title>{_escape_text(title)}</title>'
+        f'{XML_DECLARATION}{DOCTYPE}<html xmlns="{XHTML_NS}"><head><title>{escape_text(title)}</title>'
         f'</head><body>{"".join(paragraphs)}</body></html>'
     )

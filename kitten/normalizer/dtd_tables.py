@@ -10,7 +10,7 @@ the runtime needs neither the DTD nor lxml's DTD support::
         /usr/share/xml/w3c-sgml-lib/schema/dtd/REC-xhtml1-20020801/xhtml1-transitional.dtd
 
 Order and cardinality constraints of the content models (``head``, ``table``,
-``ul`` ...) are not representable as plain sets; the serializer handles those few
+``ul`` ...) are not representable as plain sets; the writer handles those few
 elements explicitly (see ``kitten/normalizer/xhtml.py``).
 """
 from __future__ import annotations

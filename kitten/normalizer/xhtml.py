@@ -186,7 +186,7 @@ _START_TAGS = {t: f"<{t}>" for t in element_specs()}
 _END_TAGS = {t: f"</{t}>" for t in element_specs()}
 
 
-def _escape_text(s: str) -> str:
+def escape_text(s: str) -> str:
     if "&" in s:
         s = s.replace("&", "&amp;")
     if "<" in s:
@@ -197,7 +197,7 @@ def _escape_text(s: str) -> str:
 
 
 def _escape_attr(s: str) -> str:
-    return _escape_text(s).replace('"', "&quot;") if s else s
+    return escape_text(s).replace('"', "&quot;") if s else s
 
 
 def class_token(name: str) -> str:
@@ -553,7 +553,7 @@ class _Writer:
             if k < 0 or not self.open_wrappers(k, "#text"):
                 self.stats.dropped_text.append(s.strip()[:80])
                 return
-        self.out.append(_escape_text(s))
+        self.out.append(escape_text(s))
 
     def start(self, orig: str, attrs: dict, has_children: bool) -> _Frame | None:
         """Write the start of an element; return its frame, None if it is not written
@@ -664,11 +664,6 @@ def _tags_with_required_attrs() -> frozenset[str]:
     return frozenset(t for t, s in element_specs().items() if any(a.required for a in s.attrs.values()))
 
 
-def serialize(root, log: PageLog, max_depth: int = 200) -> str:
-    """Write the tree under ``root`` (a selectolax ``LexborNode``, the ``html`` element)."""
-    return walk(root, max_depth).finish(log)
-
-
 def walk(root, max_depth: int = 200) -> "_Writer":
     """Walk the tree under ``root`` once, writing it; ``finish()`` the result for the text.
 
@@ -688,7 +683,7 @@ def walk(root, max_depth: int = 200) -> "_Writer":
                 top = stack[-1] if stack else None
                 if top is not None and top.open and top.pcdata:
                     if "&" in s or "<" in s or ">" in s:
-                        s = _escape_text(s)
+                        s = escape_text(s)
                     out.append(s)
                 else:
                     w.text(s)
