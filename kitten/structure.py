@@ -193,12 +193,8 @@ class _Walker:
                         alt = (el.get("alt") or "").strip()
                         if alt:
                             add(f" {alt} ")
-                text = el.text
-                if text:
-                    if run[0] is not None:
-                        run[0].inlines.append(text)
-                    else:
-                        add(text)
+                if el.text:
+                    add(el.text)
             else:
                 ctx = contexts.pop()
                 if not ctx[5]:
@@ -214,10 +210,6 @@ class _Walker:
                         if title and title.lower() != text.lower():
                             add(f" ({title})")
                             doc.abbreviations.append((local, text, title))
-                tail = el.tail
-                if tail:
-                    if run[0] is not None:
-                        run[0].inlines.append(tail)
-                    else:
-                        add(tail)
+                if el.tail:
+                    add(el.tail)
         flush()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 
-import html5lib
 import pytest
 
 from kitten.config import NormalizeConfig
 from kitten.log import PageLog
 from kitten.normalizer import to_xhtml
+from kitten.quality import visible_text_html5lib, visible_text_xhtml
 
 X = "{http://www.w3.org/1999/xhtml}"
 @pytest.fixture
@@ -26,7 +26,7 @@ def write(check_xhtml):
         log = PageLog()
         xhtml = to_xhtml(html, NormalizeConfig(max_depth=max_depth), log)
         root = check_xhtml(xhtml)
-        want, got = _squash(_reference_text(html)), _squash(_output_text(root))
+        want, got = _squash(visible_text_html5lib(html)), _squash(visible_text_xhtml(xhtml))
         assert want == got, f"text changed:\n html5lib: {want!r}\n output:   {got!r}"
         return root, xhtml, log
 
@@ -287,38 +287,7 @@ def test_depth_is_flattened(write) -> None:
 
 
 # ------------------------------------------------------------------ no text lost
-
-
-def _reference_text(html: str) -> str:
-    """Text nodes of html5lib's tree, except script/style/template/comments, no separators."""
-    tree = html5lib.parse(html, treebuilder="etree", namespaceHTMLElements=False)
-    parts: list[str] = []
-
-    def walk(el) -> None:
-        if not isinstance(el.tag, str) or el.tag in ("script", "style", "template"):
-            return
-        parts.append(el.text or "")
-        for child in el:
-            walk(child)
-            parts.append(child.tail or "")
-
-    walk(tree)
-    return "".join(parts)
-
-
-def _output_text(root) -> str:
-    parts: list[str] = []
-
-    def walk(el) -> None:
-        if local(el) in ("script", "style"):
-            return
-        parts.append(el.text or "")
-        for child in el:
-            walk(child)
-            parts.append(child.tail or "")
-
-    walk(root)
-    return "".join(parts)
+# The definitions of kitten/quality.py (the corpus-wide fidelity check) are used here too.
 
 
 def _squash(s: str) -> str:
@@ -330,7 +299,6 @@ def _squash(s: str) -> str:
 # corpus-wide fidelity definition (visible text, white space collapsed but not removed),
 # so glued words ("ab" for "a b") fail as well as lost ones.
 
-from kitten.quality import visible_text_html5lib, visible_text_xhtml  # noqa: E402
 
 
 @pytest.mark.parametrize("snippet", [
