@@ -21,6 +21,7 @@ from typing import Callable, Iterable, TextIO
 
 from kitten.config import Config
 from kitten.fallback import plain_text_dump
+from kitten.lists import LINK_ITEM_REMOVED
 from kitten.io.files import InputFile, atomic_write, output_path, read_page
 from kitten.page import Page
 from kitten.pipeline import DUMPS, PageResult, Target, run_page
@@ -59,6 +60,7 @@ class Summary:
     fallback_reasons: Counter = field(default_factory=Counter)
     expansions: Counter = field(default_factory=Counter)  # "abbr: NSW (New South Wales)" -> count
     removals: Counter = field(default_factory=Counter)  # removal reason -> count
+    link_items: Counter = field(default_factory=Counter)  # removed link-list item text -> count
 
     def add(self, rec: PageRecord) -> None:
         self.pages += 1
@@ -73,6 +75,8 @@ class Summary:
                 self.expansions[f"{e['kind']}: {e['message']}"] += 1
             elif e["kind"].startswith("removed-"):
                 self.removals[e["kind"][8:]] += 1
+            elif e["kind"] == LINK_ITEM_REMOVED:
+                self.link_items[e["message"]] += 1
 
     def line(self) -> str:
         rate = self.pages / self.seconds if self.seconds else 0.0
@@ -211,7 +215,14 @@ def write_log_line(fh: TextIO, rec: PageRecord) -> None:
                          "output": rec.output, "events": rec.events}, ensure_ascii=False) + "\n")
 
 
-def print_summary(summary: Summary, stream: TextIO | None = None) -> None:
+def write_removed_items(fh: TextIO, rec: PageRecord) -> None:
+    """The removal log of link-list items: page, list locator, item text (tab-separated)."""
+    for e in rec.events:
+        if e["kind"] == LINK_ITEM_REMOVED:
+            fh.write(f"{rec.rel}\t{e.get('where', '')}\t{e['message']}\n")
+
+
+def print_summary(summary: Summary, stream: TextIO | None = None, top_items: int = 20) -> None:
     stream = stream or sys.stderr
     stream.write(summary.line() + "\n")
     for reason, n in summary.excluded_reasons.most_common(5):
@@ -225,4 +236,10 @@ def print_summary(summary: Summary, stream: TextIO | None = None) -> None:
         acronym = sum(summary.expansions.values()) - abbr
         stream.write(f"  expanded: {abbr} abbr, {acronym} acronym; most frequent:\n")
         for text, n in summary.expansions.most_common(10):
+            stream.write(f"    x{n} {text}\n")
+    if summary.link_items and top_items:
+        total = sum(summary.link_items.values())
+        stream.write(f"  link-list items removed: {total} ({len(summary.link_items)} distinct); "
+                     "most frequent:\n")
+        for text, n in summary.link_items.most_common(top_items):
             stream.write(f"    x{n} {text}\n")

@@ -18,11 +18,12 @@ import sys
 from pathlib import Path
 
 from kitten import __version__
-from kitten.batch import Job, print_summary, run_batch, write_log_line
+from kitten.batch import Job, print_summary, run_batch, write_log_line, write_removed_items
 from kitten.config import Config, ConfigError
 from kitten.io.files import InputError, discover, plan_outputs
 
 LOG_NAME = "kitten-log.jsonl"
+REMOVED_NAME = "kitten-removed-links.tsv"  # page, list locator, item text of removed link items
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,8 +64,14 @@ def main(argv: list[str] | None = None) -> int:
         return _print_one(items, Job(None, target, config, args.dump_dir))
     args.output.mkdir(parents=True, exist_ok=True)
     job = Job(args.output, target, config, args.dump_dir)
-    with open(args.output / LOG_NAME, "w", encoding="utf-8") as log:
-        summary = run_batch(items, job, jobs=jobs, on_record=lambda r: write_log_line(log, r),
+    with open(args.output / LOG_NAME, "w", encoding="utf-8") as log, \
+            open(args.output / REMOVED_NAME, "w", encoding="utf-8") as removed:
+
+        def record(rec) -> None:
+            write_log_line(log, rec)
+            write_removed_items(removed, rec)
+
+        summary = run_batch(items, job, jobs=jobs, on_record=record,
                             progress=None if args.quiet else sys.stderr, total=len(items))
     if not args.quiet:
         print_summary(summary)

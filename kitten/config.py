@@ -111,8 +111,71 @@ class SegmentConfig:
     join_br: bool = True
     #: Leave out segments with no letter or digit ("|", "»").
     drop_symbol_only: bool = True
-    #: Folder of the language resources (default: rules/ of the checkout).
-    rules_dir: str = ""
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    #: Folder of the language resources (default: ``rules/`` of the checkout).
+    dir: str = ""
+    #: Folder of the models (default: ``classifiers/`` of the checkout).
+    classifiers: str = ""
+
+
+@dataclass(frozen=True)
+class TablesConfig:
+    """Leaf tables: data/layout classification, cell typing and one clause per data row.
+    The clause pattern is ``thema ;; finalImportant ;; (column ; row: data / ...)``; a
+    part that is empty is left out with the separator after it."""
+
+    #: Read data tables as clauses (false: every table is read linearly, cell by cell).
+    enabled: bool = True
+    #: A leaf table is data when the classifier's probability of "data" is at least this.
+    data_threshold: float = 0.5
+    #: Fix inconsistent cell types after the cell classifier (see kitten/tables/heuristics.py).
+    heuristics: bool = True
+    #: Bounds of the grid model: spans are clipped to these, and a table with more rows
+    #: or columns than this is read linearly (logged).
+    max_rows: int = 2000
+    max_columns: int = 100
+    max_span: int = 100
+    #: Separators of the clause pattern.
+    thema_separator: str = " ;; "
+    header_separator: str = " ; "
+    value_separator: str = ": "
+    cell_separator: str = " / "
+    #: Joins the levels of multi-level headers (top to bottom) and several row headers.
+    level_separator: str = " - "
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.data_threshold <= 1.0:
+            raise ConfigError("[tables] data_threshold must be in [0, 1]")
+        for name in ("max_rows", "max_columns", "max_span"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"[tables] {name} must be at least 1")
+
+
+@dataclass(frozen=True)
+class ListsConfig:
+    """Lists (ul, ol, dl): typology and rewriting rules, the original's behaviour by default."""
+
+    #: Apply the list rules (false: every item is read as its own segment).
+    enabled: bool = True
+    #: Remove items made only of links with fewer than ``link_item_words`` words (logged).
+    remove_link_items: bool = True
+    link_item_words: int = 5
+    #: Remove hand-written bullets (patterns in rules/bullets.txt).
+    remove_bullets: bool = True
+    #: Flatten one-level lists introduced by a clause ending with a colon.
+    flatten: bool = True
+    #: Below this median item length (characters) the list becomes one sentence.
+    short_item_chars: int = 60
+    #: Repeat the introductory clause before each item when it ends with a trigger word
+    #: (rules/<lang>/triggers.txt).
+    repeat_clause: bool = True
+
+    def __post_init__(self) -> None:
+        if self.link_item_words < 0 or self.short_item_chars < 0:
+            raise ConfigError("[lists] link_item_words and short_item_chars must be >= 0")
 
 
 @dataclass(frozen=True)
@@ -121,7 +184,10 @@ class Config:
     decode: DecodeConfig = field(default_factory=DecodeConfig)
     normalize: NormalizeConfig = field(default_factory=NormalizeConfig)
     structure: StructureConfig = field(default_factory=StructureConfig)
+    tables: TablesConfig = field(default_factory=TablesConfig)
+    lists: ListsConfig = field(default_factory=ListsConfig)
     segment: SegmentConfig = field(default_factory=SegmentConfig)
+    rules: RulesConfig = field(default_factory=RulesConfig)
 
     @classmethod
     def from_toml(cls, path: str | Path) -> "Config":

@@ -13,6 +13,8 @@ from typing import Any, Literal
 BlockKind = Literal[
     "heading", "paragraph", "list_item", "term", "definition", "table_cell", "caption",
     "preformatted", "quote", "block",
+    "table_row",  # a clause written by the tables step for one data row
+    "list",  # a sentence written by the lists step (a flattened list, an item with its clause)
 ]
 
 
@@ -84,6 +86,10 @@ class Document:
     title: str = ""
     removals: list[Removal] = field(default_factory=list)
     abbreviations: list[tuple[str, str, str]] = field(default_factory=list)  # (tag, text, title)
+    #: what the tables and lists steps found and did, one reading per leaf table / list,
+    #: each with an ``as_dict()`` for JSON output
+    tables: list[Any] = field(default_factory=list)
+    lists: list[Any] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,13 @@ class Event:
     step: str
     kind: str
     message: str
+    where: str = ""  # locator of the element concerned, when there is one
 
     def as_dict(self) -> dict:
-        return {"step": self.step, "kind": self.kind, "message": self.message}
+        d = {"step": self.step, "kind": self.kind, "message": self.message}
+        if self.where:
+            d["where"] = self.where
+        return d
 
 
 @dataclass(slots=True)
@@ -23,8 +27,8 @@ class PageLog:
 
     events: list[Event] = field(default_factory=list)
 
-    def add(self, step: str, kind: str, message: str) -> None:
-        self.events.append(Event(step, kind, message))
+    def add(self, step: str, kind: str, message: str, where: str = "") -> None:
+        self.events.append(Event(step, kind, message, where))
 
     def kinds(self) -> list[str]:
         return [e.kind for e in self.events]

@@ -3,7 +3,8 @@
 ::
 
     raw bytes -> triage -> decode -> normalize (HTML) or xml (pre-converted XML)
-              -> structure (Document of blocks) -> segment (sentences) -> render
+              -> structure (Document of blocks) -> tables (data rows as clauses)
+              -> lists (typology and rules) -> segment (sentences) -> render
 
 Each step is a plain function of the previous product. ``run_page`` wires them,
 records every product under its step name (so ``--dump-dir`` can write every
@@ -23,9 +24,11 @@ from kitten.log import Event, PageLog
 from kitten.normalizer import to_xhtml
 from kitten.normalizer.encoding import decode
 from kitten.page import Decoded, Page, Triage
-from kitten.render import document_dict, render_json, render_text
+from kitten.lists import read_lists
+from kitten.render import document_dict, readings, render_json, render_text
 from kitten.segment import segment
 from kitten.structure import build_document, parse_xhtml
+from kitten.tables import read_tables
 from kitten.triage import triage
 from kitten.xmldoc import xml_to_xhtml
 
@@ -68,6 +71,8 @@ DUMPS: dict[str, tuple[str, Any]] = {
     "decode": (".decoded.html", lambda d: d.text),
     "normalize": (".xhtml", lambda x: x),
     "structure": (".blocks.json", lambda d: json.dumps(document_dict(d), ensure_ascii=False, indent=1)),
+    "tables": (".tables.json", lambda ts: json.dumps(readings(ts), ensure_ascii=False, indent=1)),
+    "lists": (".lists.json", lambda ls: json.dumps(readings(ls), ensure_ascii=False, indent=1)),
     "segment": (".sentences.txt", lambda ss: "".join(f"{s.locator}\t{s.text}\n" for s in ss)),
     "render": (".txt", lambda t: t),
     "fallback": (".fallback.txt", lambda t: t),
@@ -102,8 +107,14 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
         step = "structure"
         doc = build_document(parse_xhtml(xhtml), config.structure, log)
         products["structure"] = doc
+        step = "tables"
+        doc = read_tables(doc, config.tables, log, config.rules.classifiers)
+        products["tables"] = doc.tables
+        step = "lists"
+        doc = read_lists(doc, config.lists, log, config.rules.dir)
+        products["lists"] = doc.lists
         step = "segment"
-        sentences = segment(doc, config.segment, log)
+        sentences = segment(doc, config.segment, log, config.rules.dir)
         products["segment"] = sentences
         step = "render"
         text = render_json(doc, sentences) if target == "json" else render_text(sentences)

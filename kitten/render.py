@@ -12,6 +12,11 @@ def render_text(sentences: list[Sentence]) -> str:
     return "".join(s.text + "\n" for s in sentences)
 
 
+def readings(items: list) -> list[dict]:
+    """The tables or lists readings of a document as JSON-ready dicts."""
+    return [r.as_dict() for r in items]
+
+
 def document_dict(doc: Document) -> dict:
     return {
         "lang": doc.lang,
@@ -20,6 +25,8 @@ def document_dict(doc: Document) -> dict:
                     "text": b.text()} for b in doc.blocks],
         "removals": [{"locator": r.locator, "reason": r.reason, "text": r.text} for r in doc.removals],
         "abbreviations": [{"tag": t, "text": x, "title": e} for t, x, e in doc.abbreviations],
+        "tables": readings(doc.tables),
+        "lists": readings(doc.lists),
     }
 
 

@@ -22,40 +22,19 @@ written as punctuation:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from pathlib import Path
-
 from kitten.config import SegmentConfig
 from kitten.document import BR, Block, Document, Sentence
 from kitten.log import PageLog
+from kitten.resources import word_list
 
 _FINAL = frozenset(".?!…‽")
 _CLOSERS = frozenset("\"'”’»)]}›")
 _WORD_END = re.compile(r"([\w'’-]+)\W*$")
 _HAS_ALNUM = re.compile(r"\w")
-DEFAULT_RULES = Path(__file__).resolve().parent.parent / "rules"
-
-
-@lru_cache(maxsize=16)
-def continuation_words(rules_dir: str, lang: str) -> frozenset[str]:
-    """The continuation words of ``lang`` (English when the language has no list)."""
-    base = Path(rules_dir)
-    path = base / lang / "continuation.txt"
-    if not path.is_file():
-        path = base / "en" / "continuation.txt"
-    if not path.is_file():
-        raise FileNotFoundError(f"no continuation word list under {base} (set [segment] rules_dir)")
-    words = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip().lower()
-        if line:
-            words.add(line)
-    return frozenset(words)
-
-
-def segment(doc: Document, config: SegmentConfig, log: PageLog) -> list[Sentence]:
-    """The sentences of ``doc``, in document order."""
-    words = continuation_words(config.rules_dir or str(DEFAULT_RULES), doc.lang)
+def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "") -> list[Sentence]:
+    """The sentences of ``doc``, in document order (``rules``: the rules folder, default
+    ``rules/`` of the checkout)."""
+    words = word_list(rules, doc.lang, "continuation.txt")
     out: list[Sentence] = []
     joined = 0
     for block in doc.blocks:
