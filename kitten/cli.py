@@ -64,8 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         return _print_one(items, Job(None, target, config, args.dump_dir))
     args.output.mkdir(parents=True, exist_ok=True)
     job = Job(args.output, target, config, args.dump_dir)
+    # the removal log of link-list items exists only where the lists step runs
+    removed_path = args.output / REMOVED_NAME if target != "xhtml" else os.devnull
     with open(args.output / LOG_NAME, "w", encoding="utf-8") as log, \
-            open(args.output / REMOVED_NAME, "w", encoding="utf-8") as removed:
+            open(removed_path, "w", encoding="utf-8") as removed:
 
         def record(rec) -> None:
             write_log_line(log, rec)
