@@ -44,11 +44,31 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--format", choices=("text", "json"), default="text",
                            help="text: one sentence per line (.txt); json: blocks and sentences "
                                 "with their locators (.json)")
+    annotate = sub.add_parser("annotate", help="label corpus items for training (tables)")
+    what = annotate.add_subparsers(dest="what", required=True)
+    a = what.add_parser("tables", help="label leaf tables data/layout (and their cells with --cells)")
+    a.add_argument("paths", nargs="*", metavar="PATH", help="pages or folders under the corpora root")
+    a.add_argument("--corpora", default=".cache/corpora", help="root of the unpacked shared corpora")
+    a.add_argument("--labels", default="corpora/tables", help="folder of tables.jsonl and cells.jsonl")
+    a.add_argument("--cells", action="store_true",
+                   help="label the cells of tables already labelled data")
+    a.add_argument("--export", metavar="FILE", help="write a review file instead of asking in the terminal")
+    a.add_argument("--import", dest="import_file", metavar="FILE", help="record a reviewed file")
+    a.add_argument("--reviewer", default="", help="who reviewed the imported file")
+    a.add_argument("--sample", type=int, default=0, help="pick N tables at random (fixed seed)")
+    a.add_argument("--seed", type=int, default=13)
+    a.add_argument("--only-suggested", choices=("data", "layout"), help="only tables suggested as this")
+    a.add_argument("--without-th", action="store_true", help="only tables without <th>")
+    a.add_argument("--max-rows", type=int, default=40, help="--cells: skip tables with more rows")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "annotate":
+        from kitten.tables.annotate import run
+
+        return run(args)
     try:
         config = Config.from_toml(args.config) if args.config else Config()
         items = plan_outputs(list(discover(args.paths)))

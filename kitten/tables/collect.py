@@ -1,0 +1,97 @@
+"""Find the leaf tables of a ``Document`` and the blocks that make their cells' text.
+
+A leaf table is a ``table`` with no ``table`` inside. Its cells' text comes from the
+document's blocks (so removals, abbreviation expansions and ``<br>`` handling of the
+structure step apply), each block assigned to the nearest ``td``/``th`` above it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kitten.document import BR, Block, Document
+
+NS = "{http://www.w3.org/1999/xhtml}"
+_TABLE, _TD, _TH, _CAPTION = NS + "table", NS + "td", NS + "th", NS + "caption"
+
+
+@dataclass(slots=True)
+class TableBlocks:
+    """A leaf table and the run of document blocks that belong to it."""
+
+    element: Any = field(repr=False)
+    first: int  # index of its first block in Document.blocks
+    last: int  # index of its last block (inclusive)
+    index: int = 0  # leaf index: position among the page's leaf tables, in document order
+    embedded: bool = False  # the leaf sits inside another table
+    cell_text: dict = field(default_factory=dict, repr=False)  # td/th element -> text
+    cell_breaks: dict = field(default_factory=dict, repr=False)  # td/th element -> number of <br>
+    caption: str = ""
+
+
+def _owner(el) -> tuple[Any, Any, bool]:
+    """(nearest table, nearest cell inside it, is caption) for a block's source element."""
+    cell = None
+    caption = False
+    while el is not None:
+        tag = el.tag
+        if tag == _TD or tag == _TH:
+            if cell is None:
+                cell = el
+        elif tag == _CAPTION:
+            caption = True
+        elif tag == _TABLE:
+            return el, cell, caption
+        el = el.getparent()
+    return None, None, False
+
+
+def _block_text(block: Block) -> tuple[str, int]:
+    breaks = 0
+    parts = []
+    for x in block.inlines:
+        if x is BR:
+            breaks += 1
+            parts.append(" ")
+        else:
+            parts.append(x)
+    return " ".join("".join(parts).split()), breaks
+
+
+def leaf_tables(doc: Document) -> list[TableBlocks]:
+    """The leaf tables that have text in ``doc``, in document order, with their blocks."""
+    found: dict[int, TableBlocks] = {}
+    leaf: dict[int, bool] = {}
+    order: list[TableBlocks] = []
+    for i, block in enumerate(doc.blocks):
+        if block.group is None:
+            continue
+        table, cell, caption = _owner(block.source)
+        if table is None:
+            continue
+        key = id(table)
+        is_leaf = leaf.get(key)
+        if is_leaf is None:
+            is_leaf = leaf[key] = sum(1 for _ in table.iter(_TABLE)) == 1
+        if not is_leaf:
+            continue
+        tb = found.get(key)
+        if tb is None:
+            parent = table.getparent()
+            embedded = False
+            while parent is not None:
+                if parent.tag == _TABLE:
+                    embedded = True
+                    break
+                parent = parent.getparent()
+            tb = found[key] = TableBlocks(table, i, i, len(order), embedded)
+            order.append(tb)
+        tb.last = i
+        text, breaks = _block_text(block)
+        if caption:
+            tb.caption = f"{tb.caption} {text}".strip()
+        elif cell is not None:
+            old = tb.cell_text.get(cell)
+            tb.cell_text[cell] = f"{old} {text}" if old else text
+            tb.cell_breaks[cell] = tb.cell_breaks.get(cell, 0) + breaks + (1 if old else 0)
+    return order

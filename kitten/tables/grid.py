@@ -1,0 +1,168 @@
+"""The HTML table model: a leaf table's cells placed on a grid of rows and columns.
+
+Follows the "forming a table" algorithm of the HTML standard: row groups (``thead``,
+``tbody``, ``tfoot``, and rows directly in ``table``) in source order, each cell placed
+in the first free slot of its row, ``colspan`` and ``rowspan`` occupying the slots they
+cover, ``rowspan="0"`` extending to the end of the row group, and spans clipped at the
+end of their row group.
+
+Bounds (``[tables]`` settings) keep hostile tables cheap: a span is clipped to
+``max_span`` (100; HTML itself allows 1,000 columns and 65,534 rows); a table with more
+than ``max_rows`` rows (2,000) or ``max_columns`` columns (100) is not given a grid at all
+(``GridTooLarge``) and stays linear. So a grid never has more than 200,000 slots and
+``rowspan="65534"`` or ``colspan="1000"`` cost no more than an ordinary cell.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+NS = "{http://www.w3.org/1999/xhtml}"
+_TR, _TD, _TH = NS + "tr", NS + "td", NS + "th"
+_GROUPS = {NS + "thead": "thead", NS + "tbody": "tbody", NS + "tfoot": "tfoot"}
+_CAPTION = NS + "caption"
+
+
+class GridTooLarge(ValueError):
+    """The table has more rows or columns than the configured bounds."""
+
+
+@dataclass(slots=True)
+class Cell:
+    """One ``td``/``th`` of the table, at the top-left slot it covers."""
+
+    row: int
+    col: int
+    rowspan: int
+    colspan: int
+    tag: str  # "td" or "th"
+    section: str  # "thead", "tbody", "tfoot"
+    element: Any = field(repr=False, compare=False)
+    text: str = ""  # white space collapsed; filled from the document's blocks
+    type: str = ""  # cell type, set by the cell classifier
+
+    def covers(self, row: int, col: int) -> bool:
+        return self.row <= row < self.row + self.rowspan and self.col <= col < self.col + self.colspan
+
+
+@dataclass(slots=True)
+class Grid:
+    cells: list[Cell]  # in source order
+    n_rows: int
+    n_cols: int
+    slots: list[list[Cell | None]]  # slots[row][col]: the cell covering it, None if none
+    caption: str = ""
+    clipped: int = 0  # spans clipped by the bounds or by the end of a row group
+
+    def row_cells(self, row: int) -> list[Cell]:
+        """The distinct cells covering ``row``, left to right."""
+        out: list[Cell] = []
+        for c in self.slots[row]:
+            if c is not None and (not out or out[-1] is not c):
+                out.append(c)
+        return out
+
+    def col_cells(self, col: int) -> list[Cell]:
+        """The distinct cells covering ``col``, top to bottom."""
+        out: list[Cell] = []
+        for r in range(self.n_rows):
+            c = self.slots[r][col]
+            if c is not None and (not out or out[-1] is not c):
+                out.append(c)
+        return out
+
+
+def _span(value: str | None, default: int, zero: int, bound: int) -> tuple[int, bool]:
+    """A span attribute's value: digits only (as browsers parse them), ``0`` -> ``zero``,
+    clipped to ``bound``. Returns (span, clipped)."""
+    if not value:
+        return default, False
+    digits = ""
+    for ch in value.strip():
+        if ch.isdigit():
+            digits += ch
+        else:
+            break
+    if not digits:
+        return default, False
+    n = int(digits[:7])
+    if n == 0:
+        return zero, False
+    if n > bound:
+        return bound, True
+    return n, False
+
+
+def row_elements(table) -> list[tuple[str, Any]]:
+    """The table's rows in source order with their row group name."""
+    rows = []
+    for child in table:
+        tag = child.tag
+        if tag == _TR:
+            rows.append(("tbody", child))
+        elif tag in _GROUPS:
+            section = _GROUPS[tag]
+            for tr in child:
+                if tr.tag == _TR:
+                    rows.append((section, tr))
+    return rows
+
+
+def build_grid(table, max_rows: int = 2000, max_columns: int = 100, max_span: int = 100) -> Grid:
+    """Place the cells of ``table`` (an lxml ``table`` element of Kitten's XHTML) on a grid.
+
+    Raises ``GridTooLarge`` past the bounds (the caller reads the table linearly)."""
+    rows = row_elements(table)
+    if len(rows) > max_rows:
+        raise GridTooLarge(f"{len(rows)} rows > {max_rows}")
+    # group boundaries: index of the last row of each row's group
+    group_end: list[int] = [0] * len(rows)
+    start = 0
+    for i in range(1, len(rows) + 1):
+        if i == len(rows) or rows[i][1].getparent() is not rows[start][1].getparent():
+            for j in range(start, i):
+                group_end[j] = i - 1
+            start = i
+    slots: list[list[Cell | None]] = [[] for _ in rows]
+    cells: list[Cell] = []
+    n_cols = 0
+    clipped = 0
+    for r, (section, tr) in enumerate(rows):
+        row = slots[r]
+        col = 0
+        for td in tr:
+            tag = td.tag
+            if tag != _TD and tag != _TH:
+                continue
+            while col < len(row) and row[col] is not None:
+                col += 1
+            colspan, c1 = _span(td.get("colspan"), 1, 1, max_span)
+            rowspan, c2 = _span(td.get("rowspan"), 1, group_end[r] - r + 1, max_span)
+            last = group_end[r]
+            if r + rowspan - 1 > last:
+                rowspan = last - r + 1
+                c2 = True
+            clipped += c1 + c2
+            if col + colspan > max_columns:
+                raise GridTooLarge(f"more than {max_columns} columns")
+            cell = Cell(r, col, rowspan, colspan, "th" if tag == _TH else "td", section, td)
+            cells.append(cell)
+            for rr in range(r, r + rowspan):
+                target = slots[rr]
+                if len(target) < col + colspan:
+                    target.extend([None] * (col + colspan - len(target)))
+                for cc in range(col, col + colspan):
+                    if target[cc] is None:  # overlapping spans: the first cell keeps the slot
+                        target[cc] = cell
+            col += colspan
+            if col > n_cols:
+                n_cols = col
+    for row in slots:
+        if len(row) < n_cols:
+            row.extend([None] * (n_cols - len(row)))
+    caption = ""
+    for child in table:
+        if child.tag == _CAPTION:
+            caption = " ".join("".join(child.itertext()).split())
+            break
+    return Grid(cells, len(rows), n_cols, slots, caption, clipped)
