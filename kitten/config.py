@@ -156,13 +156,19 @@ class TablesConfig:
 
 @dataclass(frozen=True)
 class ListsConfig:
-    """Lists (ul, ol, dl): typology and rewriting rules, the original's behaviour by default."""
+    """Lists (ul, ol, dl, menu, dir): typology and rewriting rules, the original's
+    behaviour by default (the rules are in the docstring of ``kitten/lists.py``)."""
 
     #: Apply the list rules (false: every item is read as its own segment).
     enabled: bool = True
     #: Remove items made only of links with fewer than ``link_item_words`` words (logged).
     remove_link_items: bool = True
     link_item_words: int = 5
+    #: A list is a link list (its short link items removed, never flattened) when at
+    #: least this share of its items (those of the lists inside it included) are link
+    #: items: items with at least ``link_text_share`` of their letters inside links.
+    link_list_share: float = 0.5
+    link_text_share: float = 0.75
     #: Remove hand-written bullets (patterns in rules/bullets.txt).
     remove_bullets: bool = True
     #: Flatten one-level lists introduced by a clause ending with a colon.
@@ -172,10 +178,16 @@ class ListsConfig:
     #: Repeat the introductory clause before each item when it ends with a trigger word
     #: (rules/<lang>/triggers.txt).
     repeat_clause: bool = True
+    #: Read definition lists as "term: definition." sentences (false: one segment per
+    #: dt and per dd).
+    definitions: bool = True
 
     def __post_init__(self) -> None:
         if self.link_item_words < 0 or self.short_item_chars < 0:
             raise ConfigError("[lists] link_item_words and short_item_chars must be >= 0")
+        for name in ("link_list_share", "link_text_share"):
+            if not 0.0 < getattr(self, name) <= 1.0:
+                raise ConfigError(f"[lists] {name} must be in (0, 1]")
 
 
 @dataclass(frozen=True)

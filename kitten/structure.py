@@ -22,6 +22,7 @@ from lxml import etree
 
 from kitten.config import StructureConfig
 from kitten.document import BR, Block, BlockKind, Document, Removal, locator_of
+from kitten.language import detect, text_sample
 from kitten.log import PageLog
 
 _NS = "{http://www.w3.org/1999/xhtml}"
@@ -94,9 +95,23 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog) 
     return doc
 
 
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+#: how much body text the language detector reads (characters)
+LANGUAGE_SAMPLE = 2000
+
+
 def _language(root, default: str) -> str:
-    lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or ""
-    return lang.split("-")[0].lower() or default
+    """``lang``/``xml:lang`` of ``html`` or ``body``, else the detector
+    (``kitten.language``) on the first few KB of body text, else ``default``."""
+    body = root.find(_NS + "body")
+    for el in (root, body):
+        if el is not None:
+            lang = (el.get("lang") or el.get(_XML_LANG) or "").strip()
+            if lang:
+                return lang.split("-")[0].split("_")[0].lower()
+    if body is None:
+        return default
+    return detect(text_sample(body, LANGUAGE_SAMPLE, SKIPPED)) or default
 
 
 class _Walker:

@@ -1,0 +1,82 @@
+"""A light language detector: counts of frequent function words, no model.
+
+Kitten needs the language of a page only to pick its rules (``rules/<lang>/``:
+continuation words, list trigger words) and its quotation marks, so a guess from the
+commonest words is enough. Each language has a set of short function words chosen to
+be rare in the others (no ``a``, ``la``, ``de``, ``en``, shared by several); a text
+is scored by how many of its words fall in each set. The answer is the best language
+when it has at least ``min_hits`` hits and ``margin`` times as many as the next one,
+else ``None`` (too little text, mixed or unknown language: the caller keeps its default).
+
+>>> detect("Before selecting a college, parents need to explore the availability of "
+...        "scholarships and grants that are offered by the school and by the state.")
+'en'
+>>> detect("Avant de choisir une université, les parents doivent savoir comment "
+...        "ils vont financer les études de leur enfant et quelles sont les bourses.")
+'fr'
+>>> detect("Home | Contact") is None
+True
+"""
+from __future__ import annotations
+
+
+# Function words, lower case. A word in two sets counts for both, so the sets avoid
+# the words their languages share (fr/es/it: la, de, en, que, un; en/fr: on, a).
+STOP_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        "the of and to is that for it was with as are be this by from at or have has "
+        "not but they which you we his her their were been would will can could should "
+        "what when there who an about into than its our these those also may more "
+        "other some such only how all had do does".split()),
+    "fr": frozenset(
+        "le les des du et est une dans pour pas sur au aux avec ce cette qui sont "
+        "par plus il elle ils nous vous leur leurs mais ou où être été fait comme tout "
+        "très sans entre aussi ces son ses sa dont même était avait peut".split()),
+    "de": frozenset(
+        "der die und das ist nicht mit ein eine den dem des sich auf für von zu auch "
+        "es sie wird werden wurde bei nach aus oder wie noch nur über kann sind im "
+        "einen einer war hat".split()),
+    "es": frozenset(
+        "el los las del y por con para una es se lo su sus al como más pero fue este "
+        "esta son muy ya también entre cuando sin sobre hay ha han está".split()),
+    "it": frozenset(
+        "il di che è della delle degli dei nel nella per con non una sono alla alle "
+        "anche più come ma gli questo questa tra dal dalla ha essere".split()),
+    "nl": frozenset(
+        "het een van en niet op zijn met voor dat deze die ook aan bij er naar wordt "
+        "worden nog uit maar wel dan heeft werd kan geen".split()),
+}
+
+
+def detect(text: str, min_hits: int = 8, margin: float = 2.0) -> str | None:
+    """The language of ``text`` (``en``, ``fr``, ``de``, ``es``, ``it``, ``nl``), or
+    ``None`` when the text has too few function words or no clear winner."""
+    words = text.lower().split()  # a word glued to punctuation is not counted: fine for a guess
+    scores = {lang: sum(map(stop.__contains__, words)) for lang, stop in STOP_WORDS.items()}
+    ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+    (best, first), (_, second) = ranked[0], ranked[1]
+    if first < min_hits or first < margin * second:
+        return None
+    return best
+
+
+def text_sample(root, limit: int, skip=frozenset(), ns: str = "{http://www.w3.org/1999/xhtml}") -> str:
+    """About ``limit`` characters of text from the start under the lxml element ``root``,
+    leaving out the text of elements whose local name is in ``skip`` (``script``,
+    ``style`` ...; their tails are kept); stops as soon as it has them, so a large page
+    costs no more than a small one."""
+    parts: list[str] = []
+    size = 0
+    skipped = {ns + name for name in skip}
+    for el in root.iter():  # text and tail together: a bag of words needs no order
+        text = el.text
+        if text and not text.isspace() and el.tag not in skipped and isinstance(el.tag, str):
+            parts.append(text)
+            size += len(text)
+        tail = el.tail
+        if tail and not tail.isspace() and el is not root:
+            parts.append(tail)
+            size += len(tail)
+        if size >= limit:
+            break
+    return " ".join(parts)
