@@ -78,6 +78,20 @@ def _kitten() -> Extractor:
     return kitten.extract
 
 
+def _kitten_without(section: str) -> Callable[[], Extractor]:
+    """Kitten with one step switched off (``[tables] enabled = false``...), to measure
+    what that step costs."""
+
+    def factory() -> Extractor:
+        import kitten
+        from kitten.config import Config
+
+        config = Config.from_dict({section: {"enabled": False}})
+        return lambda data: kitten.extract(data, config=config)
+
+    return factory
+
+
 def _html_text() -> Extractor:
     import html_text
 
@@ -148,6 +162,8 @@ def _justext() -> Extractor:
 #: name -> factory (the factory imports the peer and returns its extractor).
 PEERS: dict[str, Callable[[], Extractor]] = {
     "kitten": _kitten,
+    "kitten-no-tables": _kitten_without("tables"),
+    "kitten-no-lists": _kitten_without("lists"),
     "html-text": _html_text,
     "inscriptis": _inscriptis,
     "resiliparse": _resiliparse,

@@ -60,6 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--only-suggested", choices=("data", "layout"), help="only tables suggested as this")
     a.add_argument("--without-th", action="store_true", help="only tables without <th>")
     a.add_argument("--max-rows", type=int, default=40, help="--cells: skip tables with more rows")
+    train = sub.add_parser("train", help="rebuild a shipped model from the annotated corpora (needs the train extra)")
+    twhat = train.add_subparsers(dest="what", required=True)
+    t = twhat.add_parser("tables", help="the data/layout tree and the cell-type tree (classifiers/*.json)")
+    t.add_argument("--corpora", default=".cache/corpora", help="root of the unpacked shared corpora")
+    t.add_argument("--labels", default="corpora/tables", help="folder of tables.jsonl and cells.jsonl")
+    t.add_argument("--out", default="classifiers", help="where the model files go")
+    t.add_argument("--model", choices=("auto", "tree", "forest"), default="auto",
+                   help="auto: the forest only if clearly better than one tree under cross validation")
     return parser
 
 
@@ -69,6 +77,13 @@ def main(argv: list[str] | None = None) -> int:
         from kitten.tables.annotate import run
 
         return run(args)
+    if args.command == "train":
+        try:
+            from kitten.train.tables import train
+        except ImportError as exc:
+            print(f"kitten: training needs scikit-learn: pip install 'kitten[train]' ({exc})", file=sys.stderr)
+            return 2
+        return train(Path(args.corpora), Path(args.labels), Path(args.out), args.model)
     try:
         config = Config.from_toml(args.config) if args.config else Config()
         items = plan_outputs(list(discover(args.paths)))

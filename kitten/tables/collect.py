@@ -29,21 +29,35 @@ class TableBlocks:
     caption: str = ""
 
 
-def _owner(el) -> tuple[Any, Any, bool]:
-    """(nearest table, nearest cell inside it, is caption) for a block's source element."""
-    cell = None
-    caption = False
-    while el is not None:
+def _table_above(el):
+    """The nearest table above ``el`` (``el`` excluded), or None."""
+    el = el.getparent()
+    while el is not None and el.tag != _TABLE:
+        el = el.getparent()
+    return el
+
+
+def _owner(el, group, tables: dict) -> tuple[Any, Any, bool]:
+    """(nearest table, nearest cell inside it, is caption) for a block's source element.
+    ``group`` is the block's innermost list or table; ``tables`` caches the table above
+    each list group (lists outside tables, the common case, cost one lookup)."""
+    if group.tag == _TABLE:
+        table = group
+    else:
+        key = id(group)
+        if key not in tables:
+            tables[key] = _table_above(group)
+        table = tables[key]
+        if table is None:
+            return None, None, False
+    while el is not None and el is not table:  # a few steps up to the table
         tag = el.tag
         if tag == _TD or tag == _TH:
-            if cell is None:
-                cell = el
-        elif tag == _CAPTION:
-            caption = True
-        elif tag == _TABLE:
-            return el, cell, caption
+            return table, el, False
+        if tag == _CAPTION:
+            return table, None, True
         el = el.getparent()
-    return None, None, False
+    return table, None, False
 
 
 def _block_text(block: Block) -> tuple[str, int]:
@@ -63,10 +77,11 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
     found: dict[int, TableBlocks] = {}
     leaf: dict[int, bool] = {}
     order: list[TableBlocks] = []
+    tables_above: dict[int, Any] = {}
     for i, block in enumerate(doc.blocks):
         if block.group is None:
             continue
-        table, cell, caption = _owner(block.source)
+        table, cell, caption = _owner(block.source, block.group, tables_above)
         if table is None:
             continue
         key = id(table)

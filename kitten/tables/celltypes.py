@@ -1,0 +1,18 @@
+"""Cell typing: the cell model (one stage, or two stacked stages) applied to a table."""
+from __future__ import annotations
+
+from kitten.tables.features import TableView, cell_features, context_features
+from kitten.tables.model import Model, Stacked
+
+
+def type_cells(v: TableView, breaks: dict, model: Model | Stacked) -> None:
+    """Set ``Cell.type`` of every cell of ``v.grid``."""
+    base = cell_features(v, breaks)
+    if isinstance(model, Stacked):
+        stage1 = model.stage1
+        probs = [stage1.proba(x) for x in base]
+        context = context_features(v, probs, stage1.classes)
+        base = [x + cx for x, cx in zip(base, context)]
+        model = model.stage2
+    for cell, x in zip(v.grid.cells, base):
+        cell.type = model.predict(x)[0]

@@ -1,0 +1,366 @@
+"""Features of leaf tables (data vs layout) and of their cells (six cell types).
+
+Every feature is a number; the names below are those the model files refer to.
+
+Table features (Wang & Hu 2002, then those the original system added):
+
+=========================  ==================================================================
+``rows``, ``cols``          number of rows and columns of the grid
+``cells_row_mean/sd``       mean and standard deviation of the number of cells per row
+``cells_col_mean/sd``       the same per column ("rows per column")
+``len_mean/sd``             mean and standard deviation of cell text length (characters)
+``link_ratio``              share of non-empty cells whose text is (almost) all link text
+``form_ratio``              share of cells holding a form control (input, select, textarea, button)
+``image_ratio``             share of cells holding an image
+``alpha_ratio``             share of non-empty cells whose text is alphabetic
+``digit_ratio``             share of non-empty cells that are numbers or dates
+``empty_ratio``             share of cells without text
+``len_consistency_row/col`` cumulative length consistency (Wang & Hu): 1 - mean relative
+                            deviation of the cell lengths along each column (row), averaged
+``type_consistency_row/col`` content type consistency: share of the dominant text type along
+                            each column (row), averaged
+``short_ratio``,            word group feature (a proxy of Wang & Hu's): share of non-empty
+``words_mean``              cells of 1-4 words, and mean words per cell
+``empty_rows``,             rate of rows (columns) with at least one empty cell
+``empty_cols``
+``has_form``                the table holds a form control
+``has_caption``             the table has a caption
+``tags``                    number of elements inside the table (log2)
+``embedded``                the leaf table sits inside another table
+``th_ratio``                share of cells that are ``th``
+``thead``                   the table has a ``thead``
+``span_ratio``              share of cells spanning several rows or columns
+``first_row_th``            share of first-row cells that are ``th`` or emphasized
+``long_ratio``              share of non-empty cells over 80 characters
+=========================  ==================================================================
+
+Cell features:
+
+=========================  ==================================================================
+``row``, ``col``            position (0-based) and ``row_rel``, ``col_rel`` (position / size)
+``first_row``,              the cell is in the first row / first column / last row
+``first_col``, ``last_row``
+``rowspan``, ``colspan``    height and width, and ``full_width`` (covers every column)
+``row_merged``,             rate of merged (spanning) cells in its row and in its column
+``col_merged``
+``breaks``                  number of line breaks in the cell
+``th``                      the cell is a ``th``
+``emphasis``                share of its text in b/strong/em/i/u/h1-h6 or bold/italic style
+``numeric``, ``date``,      text type of the cell
+``alpha``, ``empty``
+``length``, ``words``       text length (characters) and words
+``link``                    the text is (almost) all link text
+``row_agree``,              agreement with its row and column: share of the other cells of the
+``col_agree``               row (column) with the same text type
+``row_th``, ``col_th``      share of ``th`` cells in its row and column
+``row_empty``, ``col_empty`` share of empty cells in its row and column
+``above_th``, ``left_th``   the cell above (left) is a ``th``
+``section``                 0 tbody, 1 thead, 2 tfoot
+``ends_colon``              the text ends with a colon (a label)
+``table_th``                share of ``th`` cells in the table
+``table_rows``,             size of the table
+``table_cols``
+``first_text``              the cell is the first non-empty cell of its row
+``col_top_text``            the top cell of its column (another cell) has text: a header
+                            row or a corner names the column
+``col_top_th``              that top cell is a ``th`` or emphasized
+``row_numeric``             share of numbers and dates among the other cells of the row
+``col_alpha``               share of alphabetic cells among the other cells of the column
+``col_len_rel``             cell length over the mean length of its column
+``row_emph``                share of emphasized (or ``th``) cells in the row
+``top_differs``             share of columns whose top cell has another text type than most
+                            cells below it (the first row names the columns)
+``top_strong``              share of emphasized (or ``th``) cells in the first row
+=========================  ==================================================================
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from kitten.tables.grid import Cell, Grid
+
+NS = "{http://www.w3.org/1999/xhtml}"
+_A, _IMG = NS + "a", NS + "img"
+_FORM = frozenset(NS + t for t in ("input", "select", "textarea", "button"))
+_EMPH = frozenset(NS + t for t in ("b", "strong", "em", "i", "u", "h1", "h2", "h3", "h4", "h5", "h6"))
+_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|[6-9]00)|font-style\s*:\s*italic", re.I)
+
+_NUMBER = re.compile(
+    r"^[\s$€£¥₹%+\-–—−±~≈<>.,:;/()'\[\]#*\d]*\d[\s$€£¥₹%+\-–—−±~≈<>.,:;/()'\[\]#*\d]*"
+    r"(?:[a-zA-Zµ°²³%]{1,5}\.?)?$")
+_MONTHS = ("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|janv|févr|fevr|mars|avr|mai|juin|juil"
+           "|août|aout|sept|oct|nov|déc|dec")
+_DATE = re.compile(
+    rf"^(?:\d{{1,4}}[-/.]\d{{1,2}}[-/.]\d{{1,4}}|(?:1[5-9]|20)\d\d|(?:\d{{1,2}}(?:st|nd|rd|th|er)?\s+)?"
+    rf"(?:{_MONTHS})[a-zé]*\.?,?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?,?)?(?:\s+\d{{2,4}})?)$", re.I)
+_ALPHA = re.compile(r"[^\W\d_]")
+
+TEXT_TYPES = ("empty", "numeric", "date", "alpha", "other")
+
+
+def text_type(text: str) -> str:
+    if not text:
+        return "empty"
+    if len(text) <= 40:
+        if _DATE.match(text):
+            return "date"
+        if _NUMBER.match(text):
+            return "numeric"
+    letters = len(_ALPHA.findall(text))
+    return "alpha" if letters >= 0.5 * len(text.replace(" ", "")) else "other"
+
+
+@dataclass(slots=True)
+class Markup:
+    """What a cell holds besides text (one walk of its elements)."""
+
+    link_chars: int = 0
+    images: int = 0
+    forms: int = 0
+    emphasis_chars: int = 0
+    tags: int = 0
+
+
+def markup(cell: Cell) -> Markup:
+    m = Markup()
+    for el in cell.element.iterdescendants():
+        tag = el.tag
+        if not isinstance(tag, str):
+            continue
+        m.tags += 1
+        if tag == _A and el.get("href") is not None:
+            m.link_chars += len("".join(el.itertext()).strip())
+        elif tag == _IMG:
+            m.images += 1
+        elif tag in _FORM:
+            m.forms += 1
+        elif tag in _EMPH:
+            m.emphasis_chars += len("".join(el.itertext()).strip())
+        else:
+            style = el.get("style")
+            if style and _BOLD_STYLE.search(style):
+                m.emphasis_chars += len("".join(el.itertext()).strip())
+    style = cell.element.get("style")
+    if style and _BOLD_STYLE.search(style):
+        m.emphasis_chars = max(m.emphasis_chars, len(cell.text))
+    return m
+
+
+def _mean_sd(values: list[float]) -> tuple[float, float]:
+    if not values:
+        return 0.0, 0.0
+    mean = sum(values) / len(values)
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+
+
+def _consistency_len(groups: list[list[int]]) -> float:
+    scores = []
+    for lengths in groups:
+        if len(lengths) < 2:
+            continue
+        mean = sum(lengths) / len(lengths)
+        if mean == 0:
+            continue
+        dev = sum(abs(x - mean) for x in lengths) / len(lengths)
+        scores.append(max(0.0, 1.0 - dev / mean))
+    return sum(scores) / len(scores) if scores else 0.0
+
+
+def _consistency_type(groups: list[list[str]]) -> float:
+    scores = []
+    for types in groups:
+        types = [t for t in types if t != "empty"]
+        if len(types) < 2:
+            continue
+        counts: dict[str, int] = {}
+        for t in types:
+            counts[t] = counts.get(t, 0) + 1
+        scores.append(max(counts.values()) / len(types))
+    return sum(scores) / len(scores) if scores else 0.0
+
+
+@dataclass(slots=True)
+class TableView:
+    """What the features of a table and of its cells are computed from (computed once)."""
+
+    grid: Grid
+    types: dict  # id(cell) -> text type
+    marks: dict  # id(cell) -> Markup
+    rows: list[list[Cell]]  # distinct cells covering each row
+    cols: list[list[Cell]]  # distinct cells covering each column
+
+
+def view(grid: Grid) -> TableView:
+    types = {id(c): text_type(c.text) for c in grid.cells}
+    marks = {id(c): markup(c) for c in grid.cells}
+    rows = [grid.row_cells(r) for r in range(grid.n_rows)]
+    cols = [grid.col_cells(c) for c in range(grid.n_cols)]
+    return TableView(grid, types, marks, rows, cols)
+
+
+TABLE_FEATURES = (
+    "rows", "cols", "cells_row_mean", "cells_row_sd", "cells_col_mean", "cells_col_sd", "len_mean",
+    "len_sd", "link_ratio", "form_ratio", "image_ratio", "alpha_ratio", "digit_ratio", "empty_ratio",
+    "len_consistency_row", "len_consistency_col", "type_consistency_row", "type_consistency_col",
+    "short_ratio", "words_mean", "empty_rows", "empty_cols", "has_form", "has_caption", "tags",
+    "embedded", "th_ratio", "thead", "span_ratio", "first_row_th", "long_ratio",
+)
+
+
+def table_features(v: TableView, embedded: bool) -> list[float]:
+    g = v.grid
+    cells = g.cells
+    n = len(cells) or 1
+    texts = [c.text for c in cells]
+    filled = [c for c in cells if c.text]
+    nf = len(filled) or 1
+    per_row = [sum(1 for c in row if c.row == r) for r, row in enumerate(v.rows)]
+    per_col = [len(col) for col in v.cols]
+    lengths = [len(t) for t in texts]
+    words = [len(c.text.split()) for c in filled]
+    marks = v.marks
+    types = v.types
+    links = sum(1 for c in filled if marks[id(c)].link_chars >= 0.9 * len(c.text))
+    forms = sum(1 for c in cells if marks[id(c)].forms)
+    images = sum(1 for c in cells if marks[id(c)].images)
+    alpha = sum(1 for c in filled if types[id(c)] == "alpha")
+    digit = sum(1 for c in filled if types[id(c)] in ("numeric", "date"))
+    empty_rows = sum(1 for row in v.rows if any(not c.text for c in row)) / (g.n_rows or 1)
+    empty_cols = sum(1 for col in v.cols if any(not c.text for c in col)) / (g.n_cols or 1)
+    first = v.rows[0] if v.rows else []
+    first_th = sum(1 for c in first if c.tag == "th" or (c.text and marks[id(c)].emphasis_chars >= 0.8 * len(c.text)))
+    tags = sum(marks[id(c)].tags + 1 for c in cells)
+    rm, rs = _mean_sd(per_row)
+    cm, cs = _mean_sd(per_col)
+    lm, ls = _mean_sd(lengths)
+    return [
+        g.n_rows, g.n_cols, rm, rs, cm, cs, lm, ls,
+        links / nf, forms / n, images / n, alpha / nf, digit / nf, 1 - len(filled) / n,
+        _consistency_len([[len(c.text) for c in row] for row in v.rows]),
+        _consistency_len([[len(c.text) for c in col] for col in v.cols]),
+        _consistency_type([[types[id(c)] for c in row] for row in v.rows]),
+        _consistency_type([[types[id(c)] for c in col] for col in v.cols]),
+        sum(1 for w in words if w <= 4) / nf, sum(words) / nf,
+        empty_rows, empty_cols, float(forms > 0), float(bool(g.caption)), math.log2(tags + 1),
+        float(embedded), sum(1 for c in cells if c.tag == "th") / n,
+        float(any(c.section == "thead" for c in cells)),
+        sum(1 for c in cells if c.rowspan > 1 or c.colspan > 1) / n,
+        first_th / (len(first) or 1),
+        sum(1 for c in filled if len(c.text) > 80) / nf,
+    ]
+
+
+CELL_FEATURES = (
+    "row", "col", "row_rel", "col_rel", "first_row", "first_col", "last_row", "rowspan", "colspan",
+    "full_width", "row_merged", "col_merged", "breaks", "th", "emphasis", "numeric", "date", "alpha",
+    "empty", "length", "words", "link", "row_agree", "col_agree", "row_th", "col_th", "row_empty",
+    "col_empty", "above_th", "left_th", "section", "ends_colon", "table_th", "table_rows", "table_cols",
+    "first_text", "col_top_text", "col_top_th", "row_numeric", "col_alpha", "col_len_rel", "row_emph",
+    "top_differs", "top_strong",
+)
+_SECTION = {"tbody": 0.0, "thead": 1.0, "tfoot": 2.0}
+
+
+def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
+    """One feature vector per cell of ``v.grid.cells`` (same order). ``breaks``: cell element
+    -> number of line breaks."""
+    g = v.grid
+    types, marks = v.types, v.marks
+    n_rows, n_cols = g.n_rows or 1, g.n_cols or 1
+    table_th = sum(1 for c in g.cells if c.tag == "th") / (len(g.cells) or 1)
+
+    def stats(group: list[Cell]) -> tuple[float, float, float]:
+        k = len(group) or 1
+        return (sum(1 for c in group if c.rowspan > 1 or c.colspan > 1) / k,
+                sum(1 for c in group if c.tag == "th") / k,
+                sum(1 for c in group if not c.text) / k)
+
+    row_stats = [stats(row) for row in v.rows]
+    col_stats = [stats(col) for col in v.cols]
+
+    def strong(c: Cell) -> bool:
+        return c.tag == "th" or bool(c.text) and marks[id(c)].emphasis_chars >= 0.8 * len(c.text)
+
+    row_emph = [sum(1 for c in row if strong(c)) / (len(row) or 1) for row in v.rows]
+    col_len = [sum(len(c.text) for c in col) / (len(col) or 1) for col in v.cols]
+    differs = 0
+    for col in v.cols:
+        below = [types[id(c)] for c in col[1:] if c.text]
+        if col and col[0].text and below:
+            counts = {t: below.count(t) for t in below}
+            top = max(counts.values())
+            differs += counts.get(types[id(col[0])], 0) != top  # a tie counts as agreement
+    top_differs = differs / (len(v.cols) or 1)
+    top_strong = row_emph[0] if row_emph else 0.0
+    first_text = {}
+    for row in v.rows:
+        for c in row:
+            if c.text:
+                first_text[id(c)] = True
+                break
+    out = []
+    for c in g.cells:
+        t = types[id(c)]
+        m = marks[id(c)]
+        row, col = v.rows[c.row], v.cols[c.col]
+        others_r = [types[id(x)] for x in row if x is not c]
+        others_c = [types[id(x)] for x in col if x is not c]
+        above = g.slots[c.row - 1][c.col] if c.row > 0 else None
+        left = g.slots[c.row][c.col - 1] if c.col > 0 else None
+        length = len(c.text)
+        rm, rth, rem = row_stats[c.row]
+        cm, cth, cem = col_stats[c.col]
+        out.append([
+            c.row, c.col, c.row / n_rows, c.col / n_cols, float(c.row == 0), float(c.col == 0),
+            float(c.row + c.rowspan >= g.n_rows), c.rowspan, c.colspan, float(c.colspan >= n_cols and n_cols > 1),
+            rm, cm, breaks.get(c.element, 0), float(c.tag == "th"),
+            min(1.0, m.emphasis_chars / length) if length else 0.0,
+            float(t == "numeric"), float(t == "date"), float(t == "alpha"), float(t == "empty"),
+            length, len(c.text.split()), float(length > 0 and m.link_chars >= 0.9 * length),
+            sum(1 for x in others_r if x == t) / (len(others_r) or 1),
+            sum(1 for x in others_c if x == t) / (len(others_c) or 1),
+            rth, cth, rem, cem,
+            float(above is not None and above.tag == "th"), float(left is not None and left.tag == "th"),
+            _SECTION.get(c.section, 0.0), float(c.text.endswith(":")), table_th, g.n_rows, g.n_cols,
+            float(id(c) in first_text), float(col[0] is not c and bool(col[0].text)),
+            float(col[0] is not c and strong(col[0])),
+            sum(1 for x in others_r if x in ("numeric", "date")) / (len(others_r) or 1),
+            sum(1 for x in others_c if x == "alpha") / (len(others_c) or 1),
+            length / col_len[c.col] if col_len[c.col] else 0.0, row_emph[c.row], top_differs, top_strong,
+        ])
+    return out
+
+
+#: Features of the second stage of the cell model (collective classification): what the
+#: first stage thinks of the cell and of its neighbours.
+CONTEXT_FEATURES = (
+    "p_header",  # first-stage probability that the cell is a header
+    "row_p_header",  # mean of it over the other cells of the row
+    "col_p_header",  # ... over the other cells of the column
+    "top_p_header",  # ... for the top cell of the column (-1: the cell is the top cell)
+    "first_p_header",  # ... for the first cell of the row (-1: the cell is the first cell)
+    "row_p_data",  # mean probability of data over the other cells of the row
+)
+
+
+def context_features(v: TableView, probs: list[list[float]], classes: tuple[str, ...]) -> list[list[float]]:
+    """Second-stage features of each cell of ``v.grid.cells`` from first-stage class
+    probabilities ``probs`` (same order; columns in the order of ``classes``)."""
+    h, d = classes.index("header"), classes.index("data")
+    p = {id(c): pr for c, pr in zip(v.grid.cells, probs)}
+    out = []
+    for c, pr in zip(v.grid.cells, probs):
+        row = [x for x in v.rows[c.row] if x is not c]
+        col = [x for x in v.cols[c.col] if x is not c]
+        top, first = v.cols[c.col][0], v.rows[c.row][0]
+        out.append([
+            pr[h],
+            sum(p[id(x)][h] for x in row) / len(row) if row else 0.0,
+            sum(p[id(x)][h] for x in col) / len(col) if col else 0.0,
+            p[id(top)][h] if top is not c else -1.0,
+            p[id(first)][h] if first is not c else -1.0,
+            sum(p[id(x)][d] for x in row) / len(row) if row else 0.0,
+        ])
+    return out

@@ -1,0 +1,258 @@
+"""Tables step: grid model and its bounds, classifiers, heuristics, clauses, JSON output."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+import kitten
+from kitten.config import Config, TablesConfig
+from kitten.log import PageLog
+from kitten.normalizer import to_xhtml
+from kitten.structure import build_document, parse_xhtml
+from kitten.tables import models, read_tables
+from kitten.tables.clauses import build_clauses
+from kitten.tables.collect import leaf_tables
+from kitten.tables.corpus import fill_text
+from kitten.tables.features import view
+from kitten.tables.grid import GridTooLarge, build_grid
+from kitten.tables.heuristics import empty_is_neutral, fix_types, full_width, header_row, narrow_thema
+from kitten.tables.model import model_from_dict
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tables"
+CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
+
+
+def _doc(html: str):
+    config = Config()
+    return build_document(parse_xhtml(to_xhtml(html, config.normalize, PageLog())), config.structure, PageLog())
+
+
+def _grid(html: str, **bounds):
+    tb = leaf_tables(_doc(html))[0]
+    return fill_text(build_grid(tb.element, **bounds), tb)
+
+
+def _typed(html: str, types: list[list[str]]):
+    """A grid whose cells get ``types`` row by row (cells in the order they start)."""
+    g = _grid(html)
+    by_row: dict[int, list] = {}
+    for c in sorted(g.cells, key=lambda c: (c.row, c.col)):
+        by_row.setdefault(c.row, []).append(c)
+    for r, row_types in enumerate(types):
+        for c, t in zip(by_row.get(r, []), row_types):
+            c.type = t
+    return g
+
+
+def _lines(html: str, config: Config | None = None) -> list[str]:
+    return kitten.extract(html, config=config).splitlines()
+
+
+# ---- grid model ----------------------------------------------------------------------------
+
+def test_grid_places_spans_as_the_html_table_model():
+    g = _grid("<table><tr><td rowspan=2>a</td><td colspan=2>b</td></tr><tr><td>c</td><td>d</td></tr></table>")
+    assert (g.n_rows, g.n_cols) == (2, 3)
+    assert [(c.text, c.row, c.col, c.rowspan, c.colspan) for c in g.cells] == [
+        ("a", 0, 0, 2, 1), ("b", 0, 1, 1, 2), ("c", 1, 1, 1, 1), ("d", 1, 2, 1, 1)]
+    assert g.slots[1][0].text == "a"
+
+
+def test_rowspan_zero_extends_to_the_end_of_its_row_group():
+    g = _grid("<table><thead><tr><th>h</th><th>k</th></tr></thead><tbody><tr><td rowspan=0>x</td><td>1</td></tr>"
+              "<tr><td>2</td></tr><tr><td>3</td></tr></tbody></table>")
+    x = next(c for c in g.cells if c.text == "x")
+    assert (x.row, x.rowspan) == (1, 3)
+    assert [c.section for c in g.cells[:2]] == ["thead", "thead"]
+
+
+def test_huge_spans_are_clipped_and_cheap():
+    g = _grid("<table><tr><td colspan=1000>a</td></tr>" + "<tr><td rowspan=65534>b</td><td>c</td></tr>" * 50
+              + "</table>")
+    assert (g.n_rows, g.n_cols) == (51, 100) and g.clipped == 51
+    assert g.cells[1].rowspan == 50  # clipped at the end of its row group
+    html = "<table>" + "<tr><td rowspan=65534 colspan=1000>a</td><td>b</td></tr>" * 200 + "</table>"
+    t0 = time.perf_counter()
+    lines = _lines(html)
+    assert time.perf_counter() - t0 < 3
+    assert lines.count("a.") == 200 and lines.count("b.") == 200  # past the bounds: read linearly
+
+
+def test_tables_past_the_bounds_are_read_linearly_and_logged():
+    html = "<table>" + "".join(f"<tr><td>r{i}</td><td>{i}</td></tr>" for i in range(30)) + "</table>"
+    with pytest.raises(GridTooLarge):
+        _grid(html, max_rows=10)
+    config = Config.from_dict({"tables": {"max_rows": 10}})
+    lines = _lines(html, config)
+    assert "r0." in lines and "29." in lines
+
+
+def test_only_leaf_tables_are_read_and_outer_tables_stay_linear():
+    inner = "<table><tr><th>Name</th><th>Age</th></tr><tr><td>Ann</td><td>31</td></tr><tr><td>Bob</td><td>45</td></tr></table>"
+    doc = _doc(f"<table><tr><td>Outer text</td><td>{inner}</td></tr></table>")
+    found = leaf_tables(doc)
+    assert len(found) == 1 and found[0].embedded
+    out = read_tables(doc, TablesConfig(), PageLog())
+    texts = [b.text() for b in out.blocks]
+    assert "Outer text" in texts
+
+
+# ---- reading: the paper's Figure 6 and other clauses -----------------------------------------
+
+FIGURE6 = [
+    "Dimensions comparison ;; DS Lite ; Length: 133.0mm / PSP ; Length: 170.0mm.",
+    "Dimensions comparison ;; DS Lite ; Width: 73.9mm / Original DS ; Width: 84.7mm / PSP ; Width: 74.0mm.",
+    "Dimensions comparison ;; DS Lite ; Depth: 21.5mm / Original DS ; Depth: 28.9mm / PSP ; Depth: 23.0mm.",
+    "Dimensions comparison ;; DS Lite ; Weight: 218g / Original DS ; Weight: 275g / PSP ; Weight: 260g.",
+]
+
+
+def test_figure6_gives_exactly_its_four_sentences():
+    lines = _lines((FIXTURES / "figure6.html").read_text(encoding="utf-8"))
+    assert lines == ["Handheld consoles compared.", "The three consoles differ mostly in size.", *FIGURE6,
+                     "Source: manufacturers."]
+
+
+def test_clauses_join_multi_level_headers_and_skip_empty_data():
+    g = _typed("<table><tr><td>Year</td><td colspan=2>Chart positions</td></tr>"
+               "<tr><td></td><td>UK</td><td>US</td></tr><tr><td>1969</td><td>60</td><td></td></tr></table>",
+               [["header", "header"], ["neutral", "header", "header"], ["data", "data", "neutral"]])
+    assert [c.text for c in build_clauses(g, TablesConfig())] == ["Year: 1969 / Chart positions - UK: 60"]
+
+
+def test_row_header_with_a_named_corner_is_the_subject_of_the_clause():
+    g = _typed("<table><tr><th>Country</th><th>Capital</th></tr><tr><th>France</th><td>Paris</td></tr></table>",
+               [["header", "header"], ["header", "data"]])
+    assert [c.text for c in build_clauses(g, TablesConfig())] == ["Country: France / Capital: Paris"]
+
+
+def test_group_labels_prefix_rows_and_notes_stand_alone():
+    g = _typed("<table><tr><th colspan=2>Results</th></tr><tr><th>Team</th><th>Points</th></tr>"
+               "<tr><td colspan=2>Group A</td></tr><tr><td>Reds</td><td>7</td></tr>"
+               "<tr><td colspan=2>Source: league</td></tr></table>",
+               [["thema"], ["header", "header"], ["finalImportant"], ["data", "data"], ["finalNonImportant"]])
+    clauses = build_clauses(g, TablesConfig())
+    assert [(c.kind, c.text) for c in clauses] == [
+        ("row", "Results ;; Group A ;; Team: Reds / Points: 7"), ("note", "Source: league")]
+
+
+def test_separators_are_settings():
+    g = _typed("<table><tr><th></th><th>A</th></tr><tr><th>x</th><td>1</td></tr></table>",
+               [["neutral", "header"], ["header", "data"]])
+    config = TablesConfig(header_separator=" | ", value_separator=" = ")
+    assert [c.text for c in build_clauses(g, config)] == ["A | x = 1"]
+
+
+# ---- heuristics ------------------------------------------------------------------------------
+
+def test_empty_cells_become_neutral():
+    v = view(_typed("<table><tr><td>a</td><td></td></tr><tr><td>b</td><td>c</td></tr></table>",
+                    [["header", "header"], ["data", "data"]]))
+    assert empty_is_neutral(v) == 1 and v.grid.cells[1].type == "neutral"
+
+
+def test_full_width_cells_become_thema_group_or_note_by_position():
+    v = view(_typed("<table><tr><td colspan=2>Title</td></tr><tr><td>a</td><td>1</td></tr>"
+                    "<tr><td colspan=2>Group</td></tr><tr><td>b</td><td>2</td></tr>"
+                    "<tr><td colspan=2>Note</td></tr></table>",
+                    [["header"], ["data", "data"], ["data"], ["data", "data"], ["header"]]))
+    assert full_width(v) == 3
+    assert [c.type for c in v.grid.cells if c.colspan == 2] == ["thema", "finalImportant", "finalNonImportant"]
+
+
+def test_thema_on_a_narrow_cell_is_a_header():
+    v = view(_typed("<table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>",
+                    [["thema", "header", "header"], ["data", "data", "data"]]))
+    assert narrow_thema(v) == 1 and v.grid.cells[0].type == "header"
+
+
+def test_one_data_cell_in_a_row_of_headers_becomes_a_header():
+    v = view(_typed("<table><tr><td>Name</td><td>Town</td><td>Team</td></tr>"
+                    "<tr><td>Ann</td><td>Ely</td><td>Reds</td></tr></table>",
+                    [["header", "data", "header"], ["data", "data", "data"]]))
+    assert header_row(v) == 1 and v.grid.cells[1].type == "header"
+    # a number among headers stays data
+    v = view(_typed("<table><tr><td>Name</td><td>1999</td><td>Team</td></tr><tr><td>a</td><td>b</td><td>c</td></tr></table>",
+                    [["header", "data", "header"], ["data", "data", "data"]]))
+    assert header_row(v) == 0
+
+
+def test_fix_types_names_the_rules_that_changed_something():
+    v = view(_typed("<table><tr><td>a</td><td></td></tr><tr><td>b</td><td>c</td></tr></table>",
+                    [["header", "header"], ["data", "data"]]))
+    assert fix_types(v) == ["empty_is_neutral"]
+
+
+# ---- classifiers -------------------------------------------------------------------------------
+
+def test_models_load_from_json_without_scikit_learn():
+    table_model, cell_model = models()
+    assert set(table_model.classes) == {"data", "layout"}
+    assert "header" in cell_model.classes
+    data = json.loads(Path(kitten.__file__).resolve().parent.parent.joinpath("classifiers", "tables.json").read_text())
+    assert data["kind"] in ("tree", "forest") and "cross_validation" in data
+    with pytest.raises(ValueError, match="retrain"):
+        model_from_dict(data, ("not", "the", "features"))
+
+
+def test_a_tree_predicts_from_its_json():
+    tree = {"features": ["x"], "classes": ["data", "layout"], "trees": [
+        {"left": [1, -1, -1], "right": [2, -1, -1], "feature": [0, 0, 0], "threshold": [0.5, 0, 0],
+         "value": [[0.5, 0.5], [1.0, 0.0], [0.0, 1.0]]}]}
+    m = model_from_dict(tree)
+    assert m.predict([0.0]) == ("data", 1.0) and m.predict([1.0]) == ("layout", 1.0)
+
+
+def test_layout_tables_stay_linear():
+    html = ("<table><tr><td><a href='/'>Home</a></td><td><a href='/news'>News</a></td>"
+            "<td><a href='/about'>About us</a></td></tr></table><p>Text.</p>")
+    assert _lines(html) == ["Home.", "News.", "About us.", "Text."]
+
+
+def test_tables_can_be_switched_off():
+    lines = _lines((FIXTURES / "figure6.html").read_text(encoding="utf-8"),
+                   Config.from_dict({"tables": {"enabled": False}}))
+    assert "Dimensions comparison." in lines and "133.0mm." in lines
+
+
+# ---- JSON output --------------------------------------------------------------------------------
+
+def test_json_lists_every_leaf_table_with_grid_and_clauses(tmp_path):
+    from kitten.cli import main
+
+    page = tmp_path / "p.html"
+    page.write_text((FIXTURES / "figure6.html").read_text(encoding="utf-8")
+                    + "<table><tr><td>just one cell</td></tr></table>", encoding="utf-8")
+    assert main(["extract", str(page), "-o", str(tmp_path / "out"), "--format", "json", "-q"]) == 0
+    data = json.loads((tmp_path / "out" / "p.json").read_text(encoding="utf-8"))
+    tables = data["tables"]
+    assert [t["index"] for t in tables] == [0, 1]
+    data_table, layout = tables
+    assert data_table["class"] == "data" and data_table["score"] >= 0.5
+    assert data_table["clauses"][0] == FIGURE6[0][:-1]
+    assert {"row": 2, "col": 1, "rowspan": 1, "colspan": 1, "tag": "td", "text": "133.0mm",
+            "type": "data"} in data_table["cells"]
+    assert layout["class"] == "layout" and layout["text"] == "just one cell" and "cells" not in layout
+
+
+# ---- the annotated corpus ------------------------------------------------------------------------
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_every_table_label_still_finds_its_table():
+    if not (CORPORA / "wikipedia-tables").is_dir():
+        pytest.skip("shared corpora not unpacked in .cache/corpora")
+    from kitten.tables.corpus import labelled_tables, read_jsonl
+
+    labels = Path(__file__).resolve().parent.parent / "corpora" / "tables"
+    records = read_jsonl(labels / "tables.jsonl")
+    cells = read_jsonl(labels / "cells.jsonl")
+    stale: list = []
+    found = sum(1 for _ in labelled_tables(CORPORA, records + cells, stale=stale))
+    assert not stale, stale[:3]
+    assert found == len(records) + len(cells)
+    data = [r for r in records if r["label"] == "data"]
+    assert len(records) >= 1000 and len(data) >= 300 and len(cells) >= 120
