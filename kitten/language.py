@@ -7,6 +7,8 @@ be rare in the others (no ``a``, ``la``, ``de``, ``en``, shared by several); a t
 is scored by how many of its words fall in each set. The answer is the best language
 when it has at least ``min_hits`` hits and ``margin`` times as many as the next one,
 else ``None`` (too little text, mixed or unknown language: the caller keeps its default).
+The structure step asks it about the first 2,000 characters of a page's extracted
+text (``blocks_sample``) when the page declares no ``lang``: about 0.1 ms a page.
 
 >>> detect("Before selecting a college, parents need to explore the availability of "
 ...        "scholarships and grants that are offered by the school and by the state.")
@@ -60,23 +62,16 @@ def detect(text: str, min_hits: int = 8, margin: float = 2.0) -> str | None:
     return best
 
 
-def text_sample(root, limit: int, skip=frozenset(), ns: str = "{http://www.w3.org/1999/xhtml}") -> str:
-    """About ``limit`` characters of text from the start under the lxml element ``root``,
-    leaving out the text of elements whose local name is in ``skip`` (``script``,
-    ``style`` ...; their tails are kept); stops as soon as it has them, so a large page
-    costs no more than a small one."""
+def blocks_sample(blocks, limit: int) -> str:
+    """About the first ``limit`` characters of the text of ``blocks`` (``Block``s of a
+    ``Document``: script, style, hidden and removed elements are already left out)."""
     parts: list[str] = []
     size = 0
-    skipped = {ns + name for name in skip}
-    for el in root.iter():  # text and tail together: a bag of words needs no order
-        text = el.text
-        if text and not text.isspace() and el.tag not in skipped and isinstance(el.tag, str):
-            parts.append(text)
-            size += len(text)
-        tail = el.tail
-        if tail and not tail.isspace() and el is not root:
-            parts.append(tail)
-            size += len(tail)
+    for block in blocks:
+        for x in block.inlines:
+            if isinstance(x, str):
+                parts.append(x)
+                size += len(x)
         if size >= limit:
             break
     return " ".join(parts)

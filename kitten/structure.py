@@ -22,7 +22,7 @@ from lxml import etree
 
 from kitten.config import StructureConfig
 from kitten.document import BR, Block, BlockKind, Document, Removal, locator_of
-from kitten.language import detect, text_sample
+from kitten.language import blocks_sample, detect
 from kitten.log import PageLog
 
 _NS = "{http://www.w3.org/1999/xhtml}"
@@ -77,7 +77,7 @@ def _original(cls: str, local: str) -> str:
 
 def build_document(root: etree._Element, config: StructureConfig, log: PageLog) -> Document:
     """Make the ``Document`` of a normalized XHTML tree (``root`` is its ``html`` element)."""
-    lang = _language(root, config.default_language)
+    declared = _language(root)
     title = ""
     head = root.find(_NS + "head")
     if head is not None:
@@ -85,9 +85,11 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog) 
         if t is not None and t.text:
             title = " ".join(t.text.split())
     body = root.find(_NS + "body")
-    doc = Document(blocks=[], lang=lang, title=title)
+    doc = Document(blocks=[], lang=declared or config.default_language, title=title)
     if body is not None:
         _Walker(doc, config).walk(body)
+    if not declared:  # the detector reads the text just extracted (<q> marks keep the default's)
+        doc.lang = detect(blocks_sample(doc.blocks, LANGUAGE_SAMPLE)) or config.default_language
     for r in doc.removals:
         log.add("structure", f"removed-{r.reason}", f"{r.locator}: {r.text!r}")
     for tag, text, expansion in doc.abbreviations:
@@ -100,18 +102,16 @@ _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 LANGUAGE_SAMPLE = 2000
 
 
-def _language(root, default: str) -> str:
-    """``lang``/``xml:lang`` of ``html`` or ``body``, else the detector
-    (``kitten.language``) on the first few KB of body text, else ``default``."""
-    body = root.find(_NS + "body")
-    for el in (root, body):
+def _language(root) -> str:
+    """The language of ``lang``/``xml:lang`` on ``html`` or ``body`` ("" when none); else
+    ``build_document`` asks the detector (``kitten.language``) about the first 2,000
+    characters of the extracted text, else takes the configured default."""
+    for el in (root, root.find(_NS + "body")):
         if el is not None:
             lang = (el.get("lang") or el.get(_XML_LANG) or "").strip()
             if lang:
                 return lang.split("-")[0].split("_")[0].lower()
-    if body is None:
-        return default
-    return detect(text_sample(body, LANGUAGE_SAMPLE, SKIPPED)) or default
+    return ""
 
 
 class _Walker:

@@ -7,6 +7,14 @@
         is printed for judging each list by hand (annotations.tsv was made so).
     python corpora/lists/build.py show PAGE LOCATOR
         the review view of one list (PAGE as corpus/relative path).
+    python corpora/lists/build.py removed OUT/kitten-removed-links.tsv [--top 50]
+                                          [--sample 200 --seed 7 --out removed-sample.tsv]
+        the most frequent removed link items of a batch (``kitten extract DIR -o OUT``),
+        and a random sample of removed items to review one by one (column judgement:
+        "none" when the item carried no sentence worth keeping, "sentence" otherwise).
+    python corpora/lists/build.py removed-check
+        the share of reviewed removed items that carried no sentence worth keeping
+        (target >= 98%).
     python corpora/lists/build.py check [-v]
         the rules against annotations.tsv: on how many lists they choose the annotated
         treatment (target >= 95%), the confusions, and stale records (a list whose
@@ -44,6 +52,8 @@ FIELDS = ("page", "locator", "fingerprint", "lang", "clause", "expected", "sugge
 QUOTAS = {"link": 45, "plain": 35, "nested": 20, "definition": 22, "flattened-sentence": 25,
           "flattened-items": 22, "repeated-clause": 25}
 TARGET = 0.95
+REMOVED_SAMPLE = HERE / "removed-sample.tsv"
+REMOVED_TARGET = 0.98
 #: the pipeline the annotations are checked with: the tables step off, so that the list
 #: records do not depend on the table classifier (a list inside a data table is rare)
 CONFIG = Config.from_dict({"tables": {"enabled": False}})
@@ -174,11 +184,6 @@ def write_tsv(path: Path, rows: list[dict]) -> None:
             w.writerow({k: " ".join(str(row.get(k, "")).split()) for k in FIELDS})
 
 
-def read_tsv(path: Path) -> list[dict]:
-    with open(path, encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE, escapechar="\\"))
-
-
 # --------------------------------------------------------------------------- check
 
 
@@ -197,7 +202,7 @@ class CheckResult:
 
 def check(corpora: Path, annotations: Path = ANNOTATIONS, config: Config | None = None) -> CheckResult:
     """Run the rules on every annotated page and compare each list's type."""
-    rows = read_tsv(annotations)
+    rows = read_rows(annotations)
     by_page: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
         by_page[row["page"]].append(row)
@@ -220,6 +225,41 @@ def check(corpora: Path, annotations: Path = ANNOTATIONS, config: Config | None 
     return CheckResult(len(rows), agree, stale, confusions, misses)
 
 
+def removed_items(path: Path) -> list[tuple[str, str, str]]:
+    """(page, list locator, item text) of a batch's removal log."""
+    with open(path, encoding="utf-8") as fh:
+        return [tuple(line.rstrip("\n").split("\t", 2)) for line in fh if line.strip()]
+
+
+def removed_report(path: Path, top: int, sample: int, seed: int, out: Path | None) -> None:
+    items = removed_items(path)
+    counts = Counter(text for _, _, text in items)
+    pages = len({page for page, _, _ in items})
+    print(f"{len(items)} removed link items ({len(counts)} distinct) on {pages} pages; top {top}:")
+    for text, n in counts.most_common(top):
+        print(f"  {n:6d}  {text}")
+    if out is not None:
+        chosen = random.Random(seed).sample(items, min(sample, len(items)))
+        with open(out, "w", encoding="utf-8", newline="") as fh:
+            w = csv.writer(fh, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_NONE, escapechar="\\")
+            w.writerow(("page", "locator", "text", "judgement", "note"))
+            for page, locator, text in chosen:
+                w.writerow((page, locator, text, "", ""))
+        print(f"sample of {len(chosen)} (seed {seed}) written to {out}")
+
+
+def removed_check(path: Path = REMOVED_SAMPLE) -> tuple[int, int]:
+    """(items judged "none", items judged) of the reviewed sample."""
+    rows = read_rows(path)
+    judged = [r for r in rows if r["judgement"] in ("none", "sentence")]
+    return sum(r["judgement"] == "none" for r in judged), len(judged)
+
+
+def read_rows(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE, escapechar="\\"))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpora", type=Path, default=CORPORA)
@@ -232,7 +272,22 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("locator")
     k = sub.add_parser("check")
     k.add_argument("-v", "--verbose", action="store_true")
+    r = sub.add_parser("removed")
+    r.add_argument("tsv", type=Path)
+    r.add_argument("--top", type=int, default=50)
+    r.add_argument("--sample", type=int, default=200)
+    r.add_argument("--seed", type=int, default=7)
+    r.add_argument("--out", type=Path)
+    sub.add_parser("removed-check")
     args = ap.parse_args(argv)
+    if args.command == "removed":
+        removed_report(args.tsv, args.top, args.sample, args.seed, args.out)
+        return 0
+    if args.command == "removed-check":
+        good, total = removed_check()
+        print(f"{good}/{total} = {100 * good / total:.1f}% of the reviewed removed items carried no sentence "
+              f"worth keeping (target {100 * REMOVED_TARGET:.0f}%)")
+        return 0 if good >= REMOVED_TARGET * total else 1
     if not args.corpora.is_dir():
         print(f"no corpora in {args.corpora}", file=sys.stderr)
         return 2
@@ -264,8 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         print("no such list", file=sys.stderr)
         return 1
     result = check(args.corpora)
-    by_lang = Counter(row["lang"] for row in read_tsv(ANNOTATIONS))
-    by_type = Counter(row["expected"] for row in read_tsv(ANNOTATIONS))
+    by_lang = Counter(row["lang"] for row in read_rows(ANNOTATIONS))
+    by_type = Counter(row["expected"] for row in read_rows(ANNOTATIONS))
     print(f"{result.total} annotated lists ({', '.join(f'{k} {v}' for k, v in by_lang.most_common())}; "
           f"{', '.join(f'{t} {by_type[t]}' for t in TYPES)})")
     print(f"rules choose the annotated treatment on {result.agree}/{result.total} = {100 * result.rate:.1f}% "
