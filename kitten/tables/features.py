@@ -38,8 +38,8 @@ Cell features:
 
 =========================  ==================================================================
 ``row``, ``col``            position (0-based) and ``row_rel``, ``col_rel`` (position / size)
-``first_row``,              the cell is in the first row / first column / last row
-``first_col``, ``last_row``
+``first_row``,              the cell is in the first row (below title rows: rows of one cell
+``first_col``, ``last_row`` across the table) / in the first column / in the last row
 ``rowspan``, ``colspan``    height and width, and ``full_width`` (covers every column)
 ``row_merged``,             rate of merged (spanning) cells in its row and in its column
 ``col_merged``
@@ -61,16 +61,16 @@ Cell features:
 ``table_rows``,             size of the table
 ``table_cols``
 ``first_text``              the cell is the first non-empty cell of its row
-``col_top_text``            the top cell of its column (another cell) has text: a header
-                            row or a corner names the column
+``col_top_text``            the top cell of its column (in the first row below title rows,
+                            above the cell) has text: a header row or a corner names it
 ``col_top_th``              that top cell is a ``th`` or emphasized
 ``row_numeric``             share of numbers and dates among the other cells of the row
 ``col_alpha``               share of alphabetic cells among the other cells of the column
 ``col_len_rel``             cell length over the mean length of its column
 ``row_emph``                share of emphasized (or ``th``) cells in the row
-``top_differs``             share of columns whose top cell has another text type than most
-                            cells below it (the first row names the columns)
-``top_strong``              share of emphasized (or ``th``) cells in the first row
+``top_differs``             share of columns whose top cell (below title rows) has another
+                            text type than most cells below it (the row names the columns)
+``top_strong``              share of emphasized (or ``th``) cells in that row
 =========================  ==================================================================
 """
 from __future__ import annotations
@@ -285,15 +285,18 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
 
     row_emph = [sum(1 for c in row if strong(c)) / (len(row) or 1) for row in v.rows]
     col_len = [sum(len(c.text) for c in col) / (len(col) or 1) for col in v.cols]
+    # the top of the grid: the first row below title rows (one cell across the table)
+    top_row = next((r for r, row in enumerate(v.rows) if len(row) > 1), 0)
+    tops = [g.slots[top_row][col] for col in range(g.n_cols)] if g.n_rows else []
     differs = 0
-    for col in v.cols:
-        below = [types[id(c)] for c in col[1:] if c.text]
-        if col and col[0].text and below:
+    for col, top_cell in zip(v.cols, tops):
+        below = [types[id(c)] for c in col if c.row > top_row and c.text]
+        if top_cell is not None and top_cell.text and below:
             counts = {t: below.count(t) for t in below}
-            top = max(counts.values())
-            differs += counts.get(types[id(col[0])], 0) != top  # a tie counts as agreement
+            most = max(counts.values())
+            differs += counts.get(types[id(top_cell)], 0) != most  # a tie counts as agreement
     top_differs = differs / (len(v.cols) or 1)
-    top_strong = row_emph[0] if row_emph else 0.0
+    top_strong = row_emph[top_row] if row_emph else 0.0
     first_text = {}
     for row in v.rows:
         for c in row:
@@ -313,7 +316,7 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
         rm, rth, rem = row_stats[c.row]
         cm, cth, cem = col_stats[c.col]
         out.append([
-            c.row, c.col, c.row / n_rows, c.col / n_cols, float(c.row == 0), float(c.col == 0),
+            c.row, c.col, c.row / n_rows, c.col / n_cols, float(c.row == top_row), float(c.col == 0),
             float(c.row + c.rowspan >= g.n_rows), c.rowspan, c.colspan, float(c.colspan >= n_cols and n_cols > 1),
             rm, cm, breaks.get(c.element, 0), float(c.tag == "th"),
             min(1.0, m.emphasis_chars / length) if length else 0.0,
@@ -324,8 +327,9 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             rth, cth, rem, cem,
             float(above is not None and above.tag == "th"), float(left is not None and left.tag == "th"),
             _SECTION.get(c.section, 0.0), float(c.text.endswith(":")), table_th, g.n_rows, g.n_cols,
-            float(id(c) in first_text), float(col[0] is not c and bool(col[0].text)),
-            float(col[0] is not c and strong(col[0])),
+            float(id(c) in first_text),
+            float(tops[c.col] is not None and tops[c.col] is not c and c.row > top_row and bool(tops[c.col].text)),
+            float(tops[c.col] is not None and tops[c.col] is not c and c.row > top_row and strong(tops[c.col])),
             sum(1 for x in others_r if x in ("numeric", "date")) / (len(others_r) or 1),
             sum(1 for x in others_c if x == "alpha") / (len(others_c) or 1),
             length / col_len[c.col] if col_len[c.col] else 0.0, row_emph[c.row], top_differs, top_strong,
