@@ -93,6 +93,10 @@ GROUP_TAGS = LIST_TAGS | {"table"}
 # Elements whose text a reader does not see (the structure step leaves them out).
 _UNSEEN = frozenset({"script", "style", "select", "option", "input", "textarea", "map",
                      "object", "applet", "noscript"})
+# The same, as the namespaced tags of the XHTML tree (compared without string slicing).
+_UNSEEN_TAGS = frozenset(_NS + t for t in _UNSEEN)
+_GROUP_FULL_TAGS = frozenset(_NS + t for t in GROUP_TAGS)
+_A_TAG = _NS + "a"
 # Blocks that may serve as an introductory clause.
 _CLAUSE_KINDS = frozenset({"heading", "paragraph", "list_item", "term", "definition",
                            "table_cell", "caption", "quote", "block"})
@@ -448,22 +452,25 @@ def _link_rule(config: ListsConfig, lst: _List) -> str:
 def link_letters(item) -> _Links:
     """Letters and digits of ``item`` inside links (see ``_is_link``), letters outside;
     nested lists and tables and unseen elements (script ...) left out."""
+    if next(item.iter(_A_TAG), None) is None:  # no link at all: nothing to count
+        return _Links(0, 0)
     parts: tuple[list[str], list[str]] = ([], [])  # texts outside links, inside links
     stack = [(item, False)]
+    pop, push = stack.pop, stack.append
     while stack:
-        el, linked = stack.pop()
-        local = _local(el.tag)
-        if local:  # an element (comments and processing instructions have no local name)
-            if local in _UNSEEN or (el is not item and local in GROUP_TAGS):
+        el, linked = pop()
+        tag = el.tag
+        if isinstance(tag, str):  # an element (not a comment or processing instruction)
+            if tag in _UNSEEN_TAGS or (tag in _GROUP_FULL_TAGS and el is not item):
                 continue
-            if not linked and local == "a" and _is_link(el):
+            if not linked and tag == _A_TAG and _is_link(el):
                 linked = True
             if el.text:
                 parts[linked].append(el.text)
         for child in el:
             if child.tail:
                 parts[linked].append(child.tail)
-            stack.append((child, linked))
+            push((child, linked))
     return _Links(len(_ALNUM.findall("".join(parts[True]))), len(_LETTER.findall("".join(parts[False]))))
 
 
