@@ -147,15 +147,18 @@ def _print_table(set_name: str, summaries: dict[str, SegmentationSummary], pages
     print(f"Segmentation on {set_name}: {pages} pages with gold blocks; "
           f"pysbd {pysbd.__version__} (en, clean=False); long = more than 80 tokens; "
           f"micro averages; {elapsed:.0f} s")
-    print(f"{'system':<12}{'pages':>6}{'failed':>7}{'empty':>6}{'missed %':>10}{'false %':>9}"
+    print(f"{'system':<12}{'pages':>6}{'failed':>7}{'empty':>6}{'missed %':>10}{'strict %':>9}{'false %':>9}"
           f"{'long %':>8}{'coverage %':>12}{'pairs':>8}")
     floor = summaries.get("floor")
     for system, s in summaries.items():
         row = (f"{system:<12}{s.pages:>6}{s.failed:>7}{s.empty:>6}{_pct(s.missed_rate):>10}"
+               f"{_pct(s.strict_missed_rate):>9}"
                f"{100 * s.false_rate:>9.2f}{_pct(s.long_share):>8}{_pct(s.coverage):>12}{s.boundary_pairs:>8}")
         if system == "kitten" and floor is not None:
             row += "   " + _targets(s, floor)
         print(row)
+    print("missed %: pairs inside a list introduced by a colon-ended block counted apart "
+          "(joined on purpose); strict %: counted")
     if floor is None:
         print("(no floor row: add 'floor' to --systems to see the targets)")
 

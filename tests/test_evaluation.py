@@ -351,10 +351,13 @@ def test_sentence_broken_in_two_is_one_false_boundary(split):
     assert s.boundary_pairs == 0 and s.missed_rate is None
 
 
-def test_colon_ended_block_is_not_counted(split):
-    gold = [GoldBlock("p", "You need:"), GoldBlock("l", "two eggs"), GoldBlock("l", "some flour")]
-    s = score_segmentation(gold, "You need: two eggs some flour", split)
-    assert (s.colon_pairs, s.boundary_pairs, s.missed) == (1, 1, 1)
+def test_colon_ended_block_and_the_list_it_introduces_are_counted_apart(split):
+    gold = [GoldBlock("p", "You need:"), GoldBlock("l", "two eggs"), GoldBlock("l", "some flour"),
+            GoldBlock("p", "Mix them"), GoldBlock("l", "then bake")]
+    s = score_segmentation(gold, "You need: two eggs some flour Mix them then bake", split)
+    assert (s.colon_pairs, s.list_pairs, s.list_missed) == (1, 1, 1)
+    assert (s.boundary_pairs, s.missed) == (2, 2)  # flour|Mix and them|then still count
+    assert s.strict_missed_rate == 1.0
 
 
 def test_unaligned_joining_tokens_are_not_counted(split):

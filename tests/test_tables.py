@@ -139,6 +139,12 @@ def test_group_labels_prefix_rows_and_notes_stand_alone():
         ("row", "Results ;; Group A ;; Team: Reds / Points: 7"), ("note", "Source: league")]
 
 
+def test_a_header_ending_with_a_colon_does_not_double_it():
+    g = _typed("<table><tr><td>Start:</td><td>$100</td></tr><tr><td>End:</td><td>$90</td></tr></table>",
+               [["header", "data"], ["header", "data"]])
+    assert [c.text for c in build_clauses(g, TablesConfig())] == ["Start: $100", "End: $90"]
+
+
 def test_separators_are_settings():
     g = _typed("<table><tr><th></th><th>A</th></tr><tr><th>x</th><td>1</td></tr></table>",
                [["neutral", "header"], ["header", "data"]])

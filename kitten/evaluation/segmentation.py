@@ -10,7 +10,8 @@ sentences with the same splitter, block by block). Then:
 
 - a **missed boundary** is a pair of consecutive gold blocks whose joining tokens
   (last token of block *i*, first of block *i+1*) are both aligned and land in one
-  output sentence; pairs whose first block ends with a colon are not counted (a
+  output sentence; pairs whose first block ends with a colon, and pairs of items of
+  the list such a block introduces, are counted apart (a
   flattened list joins them on purpose). Missed rate = missed / countable pairs.
 - a **false boundary** is a sentence break between two consecutive aligned output
   tokens that are consecutive tokens of one gold sentence. False rate = false /
@@ -162,6 +163,9 @@ class GoldSide:
     sentence_of: list[int]
     block_starts: list[int]
     colon_ended: list[bool]
+    #: the block is a list item (``<l>``) of a run introduced by a block ending with a
+    #: colon: Kitten joins such a list on purpose, so pairs inside it count apart
+    introduced_item: list[bool] = None  # type: ignore[assignment]
 
     @property
     def blocks(self) -> int:
@@ -180,6 +184,7 @@ def prepare_gold(blocks: Sequence[GoldBlock] | Sequence[str], split: Splitter) -
     sentence_of: list[int] = []
     block_starts: list[int] = []
     colon_ended: list[bool] = []
+    introduced: list[bool] = []
     sentences = 0
     for block in blocks:
         text = collapse_whitespace(block if isinstance(block, str) else block.text)
@@ -188,12 +193,14 @@ def prepare_gold(blocks: Sequence[GoldBlock] | Sequence[str], split: Splitter) -
             continue
         index = len(block_starts)
         block_starts.append(len(tokens))
+        is_item = not isinstance(block, str) and block.kind == "l"
+        introduced.append(is_item and bool(colon_ended) and (colon_ended[-1] or introduced[-1]))
         colon_ended.append(text.endswith(":"))
         tokens.extend(part)
         block_of.extend([index] * len(part))
         sentence_of.extend(sentences + s for s in part_sentences)
         sentences += len(lengths)
-    return GoldSide(tokens, block_of, sentence_of, block_starts, colon_ended)
+    return GoldSide(tokens, block_of, sentence_of, block_starts, colon_ended, introduced)
 
 
 @dataclass(frozen=True)
@@ -203,7 +210,9 @@ class SegmentationScore:
     ``boundary_pairs``: consecutive gold block pairs whose joining tokens are both
     aligned, the first block not ending with a colon; ``missed``: those whose
     joining tokens share an output sentence; ``colon_pairs``: aligned pairs left out
-    because the first block ends with a colon. ``within_pairs``: consecutive aligned
+    because the first block ends with a colon; ``list_pairs``/``list_missed``: pairs of
+    items of a list introduced by such a block (a flattened list joins them on purpose),
+    counted apart too (the strict missed rate adds them back). ``within_pairs``: consecutive aligned
     output tokens that are consecutive tokens of one gold sentence; ``false``:
     those with a sentence break between them. ``long_tokens``: aligned tokens in
     output sentences of more than ``LONG_SENTENCE_TOKENS`` tokens. ``failed``: the
@@ -221,10 +230,17 @@ class SegmentationScore:
     false: int
     long_tokens: int
     failed: bool = False
+    list_pairs: int = 0
+    list_missed: int = 0
 
     @property
     def missed_rate(self) -> float | None:
         return self.missed / self.boundary_pairs if self.boundary_pairs else None
+
+    @property
+    def strict_missed_rate(self) -> float | None:
+        pairs = self.boundary_pairs + self.list_pairs
+        return (self.missed + self.list_missed) / pairs if pairs else None
 
     @property
     def false_rate(self) -> float | None:
@@ -254,7 +270,8 @@ def score_output(gold: GoldSide, output: str | None, split: Splitter,
             o2g[j + d] = i + d
         aligned += k
 
-    pairs = missed = colon = 0
+    pairs = missed = colon = list_pairs = list_missed = 0
+    introduced = gold.introduced_item or [False] * gold.blocks
     for b in range(gold.blocks - 1):
         last = gold.block_starts[b + 1] - 1
         o1, o2 = g2o[last], g2o[last + 1]
@@ -263,9 +280,13 @@ def score_output(gold: GoldSide, output: str | None, split: Splitter,
         if gold.colon_ended[b]:
             colon += 1
             continue
+        joined = out_sentence[o1] == out_sentence[o2]
+        if introduced[b] and introduced[b + 1]:
+            list_pairs += 1
+            list_missed += joined
+            continue
         pairs += 1
-        if out_sentence[o1] == out_sentence[o2]:
-            missed += 1
+        missed += joined
 
     within = false = 0
     gold_sentence = gold.sentence_of
@@ -281,7 +302,8 @@ def score_output(gold: GoldSide, output: str | None, split: Splitter,
     return SegmentationScore(
         gold_tokens=len(gold.tokens), output_tokens=len(tokens), aligned_tokens=aligned,
         sentences=len(lengths), boundary_pairs=pairs, missed=missed, colon_pairs=colon,
-        within_pairs=within, false=false, long_tokens=long_tokens,
+        within_pairs=within, false=false, long_tokens=long_tokens, list_pairs=list_pairs,
+        list_missed=list_missed,
     )
 
 
@@ -310,10 +332,18 @@ class SegmentationSummary:
     within_pairs: int
     false: int
     long_tokens: int
+    list_pairs: int = 0
+    list_missed: int = 0
 
     @property
     def missed_rate(self) -> float:
         return self.missed / self.boundary_pairs if self.boundary_pairs else 0.0
+
+    @property
+    def strict_missed_rate(self) -> float:
+        """Missed boundaries counting the pairs inside colon-introduced lists too."""
+        pairs = self.boundary_pairs + self.list_pairs
+        return (self.missed + self.list_missed) / pairs if pairs else 0.0
 
     @property
     def false_rate(self) -> float:
@@ -337,7 +367,7 @@ def summarize_segmentation(scores: Iterable[SegmentationScore]) -> SegmentationS
     """
     pages = failed = empty = 0
     totals = dict(gold_tokens=0, aligned_tokens=0, boundary_pairs=0, missed=0,
-                  within_pairs=0, false=0, long_tokens=0)
+                  within_pairs=0, false=0, long_tokens=0, list_pairs=0, list_missed=0)
     for s in scores:
         pages += 1
         failed += s.failed

@@ -36,6 +36,11 @@ class Clause:
     kind: str = "row"  # "row" or "note" (a finalNonImportant cell)
 
 
+def _label(text: str) -> str:
+    """A header as a label: without the colon it may already end with ("Start:")."""
+    return text.rstrip(" :")
+
+
 def _join(texts: list[str], sep: str) -> str:
     out: list[str] = []
     for t in texts:
@@ -74,7 +79,7 @@ def column_headers(grid: Grid, is_header_row: list[bool], row: int, cols: range,
             c = grid.slots[rr][col]
             if c is not None and id(c) not in seen and c.type == "header" and c.text:
                 seen.add(id(c))
-                texts.append(c.text)
+                texts.append(_label(c.text))
     return _join(texts, sep)
 
 
@@ -110,7 +115,8 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
             column = column_headers(grid, is_header_row, r, range(d.col, d.col + d.colspan),
                                     config.level_separator)
             row_header = "" if subject else _join(
-                [h.text for h in row if h.type == "header" and h.text and h.col < d.col], config.level_separator)
+                [_label(h.text) for h in row if h.type == "header" and h.text and h.col < d.col],
+                config.level_separator)
             label = config.header_separator.join(x for x in (column, row_header) if x)
             parts.append(f"{label}{config.value_separator}{d.text}" if label else d.text)
         prefix = "".join(x + config.thema_separator for x in (thema, group) if x)
