@@ -13,6 +13,7 @@ documentation says:
   windows-1252: what Scrapy/w3lib, the usual source of their input, do);
 - ``resiliparse``: ``bytes_to_str(data, detect_encoding(data))``, then
   ``extract_plain_text(HTMLTree.parse(...), main_content=False)``;
+  ``resiliparse-main``: the same with ``main_content=True`` (its boilerplate removal);
 - ``trafilatura``: ``extract(bytes, include_comments=False)`` (its own detection);
 - ``readability``: ``Document(bytes).summary()`` (its own detection), then the text
   of the summary fragment, one block per line;
@@ -110,16 +111,21 @@ def _inscriptis() -> Extractor:
     return extract
 
 
-def _resiliparse() -> Extractor:
-    from resiliparse.extract.html2text import extract_plain_text
-    from resiliparse.parse.encoding import bytes_to_str, detect_encoding
-    from resiliparse.parse.html import HTMLTree
+def _resiliparse(main_content: bool) -> Callable[[], Extractor]:
+    """resiliparse's plain text, all of it or its main content only."""
 
-    def extract(data: bytes) -> str:
-        tree = HTMLTree.parse(bytes_to_str(data, detect_encoding(data)))
-        return extract_plain_text(tree, main_content=False)
+    def factory() -> Extractor:
+        from resiliparse.extract.html2text import extract_plain_text
+        from resiliparse.parse.encoding import bytes_to_str, detect_encoding
+        from resiliparse.parse.html import HTMLTree
 
-    return extract
+        def extract(data: bytes) -> str:
+            tree = HTMLTree.parse(bytes_to_str(data, detect_encoding(data)))
+            return extract_plain_text(tree, main_content=main_content)
+
+        return extract
+
+    return factory
 
 
 def _trafilatura() -> Extractor:
@@ -166,7 +172,8 @@ PEERS: dict[str, Callable[[], Extractor]] = {
     "kitten-no-lists": _kitten_without("lists"),
     "html-text": _html_text,
     "inscriptis": _inscriptis,
-    "resiliparse": _resiliparse,
+    "resiliparse": _resiliparse(main_content=False),
+    "resiliparse-main": _resiliparse(main_content=True),
     "trafilatura": _trafilatura,
     "readability": _readability,
     "justext": _justext,

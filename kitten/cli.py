@@ -5,6 +5,7 @@
     kitten normalize PATH... -o OUT     # UTF-8 XHTML 1.0 Transitional, OUT/a/b/page.xhtml
     kitten extract PATH... -o OUT       # text, OUT/a/b/page.txt (--format json: .json)
     kitten extract page.html            # one page: the text on standard output
+    kitten eval OUT... --gold GOLD      # SOW overlap of output folders with a gold folder
 
 Options: ``--dump-dir DIR`` (every intermediate file of every page),
 ``--config FILE.toml``, ``--jobs N`` (worker processes). The exit code is 1 only when
@@ -20,6 +21,7 @@ from pathlib import Path
 from kitten import __version__
 from kitten.batch import Job, print_summary, run_batch, write_log_line, write_removed_items
 from kitten.config import Config, ConfigError
+from kitten.evaluation.report import add_arguments as add_eval_arguments
 from kitten.io.files import InputError, discover, plan_outputs
 
 LOG_NAME = "kitten-log.jsonl"
@@ -41,9 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1; 0 = all cores)")
         p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
         if name == "extract":
-            p.add_argument("--format", choices=("text", "json"), default="text",
+            p.add_argument("--format", choices=("text", "json", "cleaneval"), default="text",
                            help="text: one sentence per line (.txt); json: blocks and sentences "
-                                "with their locators (.json)")
+                                "with their locators (.json); cleaneval: URL line, then one block "
+                                "a line after its <p>, <h> or <l> marker (.txt)")
+    add_eval_arguments(sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
+                                                   "overlap: P, R, F1, boundary cases)"))
     annotate = sub.add_parser("annotate", help="label corpus items for training (tables)")
     what = annotate.add_subparsers(dest="what", required=True)
     a = what.add_parser("tables", help="label leaf tables data/layout (and their cells with --cells)")
@@ -73,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "eval":
+        from kitten.evaluation.report import run as run_eval
+
+        return run_eval(args)
     if args.command == "annotate":
         from kitten.tables.annotate import run
 
@@ -90,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, InputError) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
-    target = "xhtml" if args.command == "normalize" else ("json" if args.format == "json" else "text")
+    target = "xhtml" if args.command == "normalize" else args.format
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if args.output is None:
         if len(items) != 1:

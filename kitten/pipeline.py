@@ -25,14 +25,14 @@ from kitten.normalizer import to_xhtml
 from kitten.normalizer.encoding import decode
 from kitten.page import Decoded, Page, Triage
 from kitten.lists import read_lists
-from kitten.render import document_dict, readings, render_json, render_text
+from kitten.render import document_dict, readings, render
 from kitten.segment import segment
 from kitten.structure import build_document, parse_xhtml
 from kitten.tables import read_tables
 from kitten.triage import triage
 from kitten.xmldoc import xml_to_xhtml
 
-Target = Literal["xhtml", "text", "json"]
+Target = Literal["xhtml", "text", "json", "cleaneval"]
 Status = Literal["done", "excluded", "fallback", "failed"]
 
 
@@ -58,7 +58,8 @@ class PageResult:
 
     @property
     def output_suffix(self) -> str:
-        """File suffix of ``output``: ``.xhtml``, ``.txt`` or ``.json``; ``.txt`` for fallbacks."""
+        """File suffix of ``output``: ``.xhtml``, ``.json``, else ``.txt`` (text, CLEANEVAL,
+        fallbacks)."""
         if self.status != "done":
             return ".txt"
         return {"xhtml": ".xhtml", "json": ".json"}.get(self.target, ".txt")
@@ -117,7 +118,7 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
         sentences = segment(doc, config.segment, log, config.rules.dir)
         products["segment"] = sentences
         step = "render"
-        text = render_json(doc, sentences) if target == "json" else render_text(sentences)
+        text = render(target, doc, sentences, page.url or page.name)
         products["render"] = text
         result.status, result.output = "done", text
         return result

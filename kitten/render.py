@@ -1,9 +1,11 @@
-"""Render step: sentences as text (one per line) or JSON (blocks, sentences, removals)."""
+"""Render step: sentences as text (one per line), JSON (blocks, sentences, removals)
+or the CLEANEVAL format (one block per line with its ``<p>``/``<h>``/``<l>`` marker)."""
 from __future__ import annotations
 
 import json
+import re
 
-from kitten.document import Document, Sentence
+from kitten.document import BlockKind, Document, Sentence
 
 
 def render_text(sentences: list[Sentence]) -> str:
@@ -35,3 +37,50 @@ def render_json(doc: Document, sentences: list[Sentence]) -> str:
     data = document_dict(doc)
     data["sentences"] = [{"text": s.text, "locator": s.locator, "kind": s.kind} for s in sentences]
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+#: CLEANEVAL block marker of each block kind (``p`` for the kinds not listed).
+CLEANEVAL_MARKERS: dict[BlockKind, str] = {
+    "heading": "h",
+    "list_item": "l",
+    "term": "l",
+    "definition": "l",
+    "list": "l",  # a sentence written by the lists step
+}
+# A marker written in the text itself ("the <p> tag") would open a block for a CLEANEVAL
+# reader: a space before ">" defuses it (the overlap metric's tokens stay the same).
+_MARKER_IN_TEXT = re.compile(r"<([phlPHL])>")
+
+
+def render_cleaneval(sentences: list[Sentence], url: str) -> str:
+    """The CLEANEVAL format: a first line ``URL: <url>``, then each block on a line of
+    its own, opened by its marker (``<h>`` heading; ``<l>`` list item, definition term
+    or definition, list sentence; ``<p>`` anything else), holding its sentences.
+
+    >>> from kitten.document import Block
+    >>> h, p = Block("heading", "h1", None, ["Title"]), Block("paragraph", "p", None, [])
+    >>> print(render_cleaneval([Sentence("Title.", h), Sentence("One.", p), Sentence("Write <p>.", p)], "x.html"), end="")
+    URL: x.html
+    <h>Title.
+    <p>One. Write <p >.
+    """
+    lines = [f"URL: {' '.join(url.split())}"]
+    previous = None
+    for s in sentences:
+        text = _MARKER_IN_TEXT.sub(r"<\1 >", " ".join(s.text.split()))
+        if s.block is previous:
+            lines[-1] += " " + text
+        else:
+            lines.append(f"<{CLEANEVAL_MARKERS.get(s.block.kind, 'p')}>{text}")
+            previous = s.block
+    return "\n".join(lines) + "\n"
+
+
+def render(target: str, doc: Document, sentences: list[Sentence], url: str) -> str:
+    """The output of the ``text``, ``json`` or ``cleaneval`` target (``url``: the page's
+    URL, or its file name, for the CLEANEVAL header)."""
+    if target == "json":
+        return render_json(doc, sentences)
+    if target == "cleaneval":
+        return render_cleaneval(sentences, url)
+    return render_text(sentences)

@@ -6,6 +6,9 @@
   the boundary cases), with an exact fast replacement of difflib's matching blocks;
 - :mod:`kitten.evaluation.segmentation`: missed and false sentence boundaries and
   the share of tokens in long sentences, against the gold's blocks, and the floor.
+- :mod:`kitten.evaluation.report`: ``kitten eval``, output folders scored against a
+  gold folder, one table row per system; :mod:`kitten.evaluation.histogram`: the
+  per-document histograms as SVG.
 
 Nothing here is used by the conversion pipeline. The segmentation metric needs
 pysbd (the ``bench`` extra), imported only when a splitter is made.

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Literal
+from typing import Callable, Iterable, Iterator, Literal
 
 BlockKind = Literal["p", "h", "l"]
 
@@ -46,6 +46,11 @@ __all__ = [
     "read_gold",
     "reader_for",
     "corpus_pages",
+    "natural_key",
+    "looks_cleaneval",
+    "guess_format",
+    "GOLD_FORMATS",
+    "CORPUS_GOLD_FORMAT",
     "CORPUS_FORMATS",
 ]
 
@@ -269,22 +274,76 @@ def parse_readability(text: str) -> Gold:
 
 # --------------------------------------------------------------------------- corpora
 
-CORPUS_FORMATS: dict[str, Callable[[str], Gold]] = {
-    "cleaneval-dev": parse_cleaneval,
-    "cleaneval-final": parse_cleaneval,
-    "cleanportaleval": parse_cleaneval,
+#: The gold formats, by name (``kitten eval --corpus``).
+GOLD_FORMATS: dict[str, Callable[[str], Gold]] = {
+    "cleaneval": parse_cleaneval,
     "dragnet": parse_dragnet,
     "readability": parse_readability,
 }
 
+#: The gold format of each shared corpus, by folder name.
+CORPUS_GOLD_FORMAT: dict[str, str] = {
+    "cleaneval-dev": "cleaneval",
+    "cleaneval-final": "cleaneval",
+    "cleanportaleval": "cleaneval",
+    "dragnet": "dragnet",
+    "readability": "readability",
+}
+
+CORPUS_FORMATS: dict[str, Callable[[str], Gold]] = {
+    corpus: GOLD_FORMATS[fmt] for corpus, fmt in CORPUS_GOLD_FORMAT.items()
+}
+
 
 def reader_for(corpus: str) -> Callable[[str], Gold]:
-    """The gold parser of a shared corpus, by folder name (``cleaneval-final``, ...)."""
+    """The gold parser of a shared corpus, by folder name (``cleaneval-final``, ...),
+    or of a format, by name (``cleaneval``, ``dragnet``, ``readability``)."""
     try:
-        return CORPUS_FORMATS[corpus]
+        return CORPUS_FORMATS.get(corpus) or GOLD_FORMATS[corpus]
     except KeyError:
         raise ValueError(f"no gold format known for corpus {corpus!r}; "
-                         f"known: {', '.join(sorted(CORPUS_FORMATS))}") from None
+                         f"known: {', '.join(sorted({**CORPUS_FORMATS, **GOLD_FORMATS}))}") from None
+
+
+# A CLEANEVAL file: an optional URL line, then a block marker first; or the URL line alone.
+_CLEANEVAL_START = re.compile(r"\A\s*(?:URL:[^\n]*(?:\n\s*(?=<[phlPHL]>)|\s*\Z)|<[phlPHL]>)")
+
+
+def looks_cleaneval(text: str) -> bool:
+    """Is a decoded text in the CLEANEVAL format (a ``URL:`` line followed by a block
+    marker or by nothing, or a block marker first)? How ``kitten eval`` recognizes
+    outputs written with ``--format cleaneval``, whose markers and URL are not text.
+
+    >>> looks_cleaneval("URL: a.html\\n<h>Title\\n<p>Text."), looks_cleaneval("URL: a.html\\n")
+    (True, True)
+    >>> looks_cleaneval("Title.\\nText <p> here."), looks_cleaneval("URL: see below.\\nText.")
+    (False, False)
+    """
+    return bool(_CLEANEVAL_START.match(text.lstrip("\ufeff")))
+
+
+_HTML_START = re.compile(r"\A\s*<(?:!DOCTYPE|html|body|div|article|section|p|h[1-6]|ul|table)\b", re.IGNORECASE)
+
+
+def guess_format(folder_name: str, samples: Iterable[str] = ()) -> str:
+    """The gold format of a gold folder: by its shared corpus name (``folder_name``:
+    ``cleaneval-final``, ``dragnet`` ...), else by some of its decoded files
+    (``samples``): CLEANEVAL markers, an HTML fragment (Readability), else plain text
+    (the Dragnet reader, which also keeps a comment section apart).
+
+    >>> guess_format("cleaneval-final"), guess_format("x", ["<div><p>Main</p></div>"])
+    ('cleaneval', 'readability')
+    >>> guess_format("x", ["Just text.", "<h>Title"])
+    'cleaneval'
+    """
+    if folder_name in CORPUS_GOLD_FORMAT:
+        return CORPUS_GOLD_FORMAT[folder_name]
+    samples = list(samples)
+    if any(looks_cleaneval(t) for t in samples):
+        return "cleaneval"
+    if samples and sum(bool(_HTML_START.match(t)) for t in samples) * 2 > len(samples):
+        return "readability"
+    return "dragnet"
 
 
 def read_gold(path: Path, corpus: str) -> Gold:
@@ -301,7 +360,7 @@ def corpus_pages(corpora: Path, corpus: str) -> Iterator[tuple[str, Path, Gold |
     if not html.is_dir():
         raise FileNotFoundError(f"missing {html}: unpack ../shared/corpora/{corpus}.tar.xz into {corpora}")
     parse = reader_for(corpus)
-    for path in sorted(html.iterdir(), key=_natural_key):
+    for path in sorted(html.iterdir(), key=natural_key):
         gold_path = folder / "gold" / (path.stem + ".txt")
         gold = parse(decode_gold(gold_path.read_bytes())) if gold_path.is_file() else None
         yield path.name, path, gold
@@ -310,5 +369,5 @@ def corpus_pages(corpora: Path, corpus: str) -> Iterator[tuple[str, Path, Gold |
 _DIGITS = re.compile(r"(\d+)")
 
 
-def _natural_key(path: Path) -> tuple[object, ...]:
+def natural_key(path: Path) -> tuple[object, ...]:
     return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(path.name))
