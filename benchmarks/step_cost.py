@@ -46,10 +46,9 @@ def main() -> int:
             t_lists += time.perf_counter() - t0
         if not total or t_total < total:
             total, tables, lists = t_total, t_tables, t_lists
-    rest = total - tables - lists
     print(f"{len(pages)} pages: kitten extract {total:.2f} s ({len(pages) / total:.1f} docs/s)")
-    print(f"  tables step {tables:.2f} s = {100 * tables / rest:.1f}% added to extract without it")
-    print(f"  lists step  {lists:.2f} s = {100 * lists / rest:.1f}% added to extract without it")
+    print(f"  tables step {tables:.2f} s = {100 * tables / (total - tables):.1f}% added to extract without it")
+    print(f"  lists step  {lists:.2f} s = {100 * lists / (total - lists):.1f}% added to extract without it")
     return 0
 
 
