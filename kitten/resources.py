@@ -2,16 +2,26 @@
 
 Both folders sit at the top of the repository (a linguist edits ``rules/`` without
 touching code; ``kitten train`` rewrites ``classifiers/``). A configured folder wins;
-otherwise the folder of the checkout is used.
+otherwise the folder of the checkout is used, and in a non-editable install the copy
+installed in ``<prefix>/share/kitten/`` (``[tool.setuptools.data-files]`` of pyproject.toml).
 """
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ROOT / "rules"
-CLASSIFIERS = ROOT / "classifiers"
+_INSTALLED = Path(sys.prefix) / "share" / "kitten"
+
+
+def _data_dir(name: str) -> Path:
+    checkout = ROOT / name
+    return checkout if checkout.is_dir() else _INSTALLED / name
+
+
+RULES = _data_dir("rules")
+CLASSIFIERS = _data_dir("classifiers")
 
 
 def rules_dir(configured: str = "") -> Path:
