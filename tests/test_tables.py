@@ -88,6 +88,10 @@ def test_tables_past_the_bounds_are_read_linearly_and_logged():
     config = Config.from_dict({"tables": {"max_rows": 10}})
     lines = _lines(html, config)
     assert "r0." in lines and "29." in lines
+    log = PageLog()
+    out = read_tables(_doc(html), config.tables, log)
+    assert out.tables[0].label == "too-large" and out.tables[0].text.startswith("r0 | 0 | r1")
+    assert "table-too-large" in log.kinds()
 
 
 def test_only_leaf_tables_are_read_and_outer_tables_stay_linear():

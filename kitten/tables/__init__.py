@@ -81,7 +81,8 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
             grid = build_grid(tb.element, config.max_rows, config.max_columns, config.max_span)
         except GridTooLarge as exc:
             log.add("tables", "table-too-large", f"read linearly: {exc}", where=locator)
-            readings.append(TableReading(tb.index, locator, "too-large", 0.0, ""))
+            text = " | ".join(x for x in (tb.caption, *tb.cell_text.values()) if x)
+            readings.append(TableReading(tb.index, locator, "too-large", 0.0, text))
             continue
         fill_text(grid, tb)
         if grid.clipped:
