@@ -14,12 +14,14 @@ some page got no output at all, 2 for usage errors.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
 
 from kitten import __version__
 from kitten.batch import Job, print_summary, run_batch, write_log_line, write_removed_items
+from kitten.boilerplate.crf import CrfUnavailable, check_available
 from kitten.config import Config, ConfigError
 from kitten.evaluation.report import add_arguments as add_eval_arguments
 from kitten.io.files import InputError, discover, plan_outputs
@@ -47,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
                            help="text: one sentence per line (.txt); json: blocks and sentences "
                                 "with their locators (.json); cleaneval: URL line, then one block "
                                 "a line after its <p>, <h> or <l> marker (.txt)")
+            p.add_argument("--boilerplate", choices=("none", "crf"),
+                           help="crf: drop the blocks the boilerplate CRF labels 'other' before tables, "
+                                "lists and segmentation (needs python-crfsuite: the crf extra); default "
+                                "from [boilerplate] method, else none")
     add_eval_arguments(sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
                                                    "overlap: P, R, F1, boundary cases)"))
     annotate = sub.add_parser("annotate", help="label corpus items for training (tables)")
@@ -73,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--out", default="classifiers", help="where the model files go")
     t.add_argument("--model", choices=("auto", "tree", "forest"), default="auto",
                    help="auto: the forest only if clearly better than one tree under cross validation")
+    b = twhat.add_parser("boilerplate", help="the boilerplate CRF (classifiers/boilerplate.crfsuite) from the "
+                                             "gold standards, held-out pages left out (needs the crf extra)")
+    b.add_argument("--corpora", default=".cache/corpora", help="root of the unpacked shared corpora")
+    b.add_argument("--out", default="classifiers", help="where the model files go")
+    b.add_argument("--config", type=Path, help="TOML configuration ([structure], [boilerplate] feature settings)")
+    b.add_argument("-j", "--jobs", type=int, default=0, help="worker processes reading pages (0 = all cores)")
     return parser
 
 
@@ -86,6 +98,15 @@ def main(argv: list[str] | None = None) -> int:
         from kitten.tables.annotate import run
 
         return run(args)
+    if args.command == "train" and args.what == "boilerplate":
+        from kitten.train.boilerplate import train as train_boilerplate
+
+        try:
+            config = Config.from_toml(args.config) if args.config else Config()
+            return train_boilerplate(Path(args.corpora), Path(args.out), config, args.jobs)
+        except (ConfigError, CrfUnavailable) as exc:
+            print(f"kitten: {exc}", file=sys.stderr)
+            return 2
     if args.command == "train":
         try:
             from kitten.train.tables import train
@@ -95,8 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         return train(Path(args.corpora), Path(args.labels), Path(args.out), args.model)
     try:
         config = Config.from_toml(args.config) if args.config else Config()
+        config = _with_boilerplate(config, getattr(args, "boilerplate", None))
         items = plan_outputs(list(discover(args.paths)))
-    except (ConfigError, InputError) as exc:
+    except (ConfigError, InputError, CrfUnavailable) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
     target = "xhtml" if args.command == "normalize" else args.format
@@ -123,6 +145,15 @@ def main(argv: list[str] | None = None) -> int:
         print_summary(summary)
         print(f"log: {args.output / LOG_NAME}", file=sys.stderr)
     return 1 if summary.counts["failed"] else 0
+
+
+def _with_boilerplate(config: Config, method: str | None) -> Config:
+    """``config`` with ``--boilerplate`` applied; checks now that the CRF can run."""
+    if method is not None:
+        config = dataclasses.replace(config, boilerplate=dataclasses.replace(config.boilerplate, method=method))
+    if config.boilerplate.method == "crf":
+        check_available(config.boilerplate.model, config.rules.classifiers)
+    return config
 
 
 def _print_one(items, job: Job) -> int:

@@ -191,6 +191,43 @@ class ListsConfig:
 
 
 @dataclass(frozen=True)
+class BoilerplateConfig:
+    """The optional boilerplate step (``kitten/boilerplate/``): a CRF labels each block
+    header / paragraph / list / continuation / other, and ``other`` blocks are dropped
+    before tables, lists and segmentation. Needs python-crfsuite (the ``crf`` extra)."""
+
+    #: ``none`` (default: every block kept) or ``crf``.
+    method: str = "none"
+    #: The CRF model file (default: ``boilerplate.crfsuite`` in the classifiers folder);
+    #: its feature settings are read from the JSON file beside it (same name, ``.json``).
+    model: str = ""
+    #: Feature settings for ``kitten train boilerplate`` (empty: the defaults of
+    #: ``kitten/boilerplate/features.py``). Extraction always uses the settings the
+    #: model was trained with (its JSON file), so a model and its features never differ.
+    #: Numbers are mapped to the largest threshold less than or equal to them.
+    ratio_thresholds: tuple[float, ...] = ()
+    count_thresholds: tuple[float, ...] = ()
+    quotient_thresholds: tuple[float, ...] = ()
+    #: Feature families to compute (empty: all; see the features module docstring).
+    families: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.method not in ("none", "crf"):
+            raise ConfigError(f"[boilerplate] method must be \"none\" or \"crf\", not {self.method!r}")
+        for name in ("ratio_thresholds", "count_thresholds", "quotient_thresholds"):
+            values = getattr(self, name)
+            if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values) \
+                    or list(values) != sorted(set(values)):
+                raise ConfigError(f"[boilerplate] {name} must be increasing numbers")
+        from kitten.boilerplate.features import FAMILIES
+
+        unknown = set(self.families) - set(FAMILIES)
+        if unknown:
+            raise ConfigError(f"[boilerplate] families: unknown {', '.join(sorted(unknown))}; "
+                              f"known: {', '.join(FAMILIES)}")
+
+
+@dataclass(frozen=True)
 class Config:
     triage: TriageConfig = field(default_factory=TriageConfig)
     decode: DecodeConfig = field(default_factory=DecodeConfig)
@@ -198,6 +235,7 @@ class Config:
     structure: StructureConfig = field(default_factory=StructureConfig)
     tables: TablesConfig = field(default_factory=TablesConfig)
     lists: ListsConfig = field(default_factory=ListsConfig)
+    boilerplate: BoilerplateConfig = field(default_factory=BoilerplateConfig)
     segment: SegmentConfig = field(default_factory=SegmentConfig)
     rules: RulesConfig = field(default_factory=RulesConfig)
 

@@ -3,7 +3,8 @@
 ::
 
     raw bytes -> triage -> decode -> normalize (HTML) or xml (pre-converted XML)
-              -> structure (Document of blocks) -> tables (data rows as clauses)
+              -> structure (Document of blocks) -> gate (optional: boilerplate
+              blocks dropped by the CRF) -> tables (data rows as clauses)
               -> lists (typology and rules) -> segment (sentences) -> render
 
 Each step is a plain function of the previous product. ``run_page`` wires them,
@@ -18,6 +19,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from kitten.boilerplate import gate
 from kitten.config import Config
 from kitten.fallback import plain_text_dump
 from kitten.log import Event, PageLog
@@ -72,6 +74,7 @@ DUMPS: dict[str, tuple[str, Any]] = {
     "decode": (".decoded.html", lambda d: d.text),
     "normalize": (".xhtml", lambda x: x),
     "structure": (".blocks.json", lambda d: json.dumps(document_dict(d), ensure_ascii=False, indent=1)),
+    "gate": (".boilerplate.json", lambda ls: json.dumps(readings(ls), ensure_ascii=False, indent=1)),
     "tables": (".tables.json", lambda ts: json.dumps(readings(ts), ensure_ascii=False, indent=1)),
     "lists": (".lists.json", lambda ls: json.dumps(readings(ls), ensure_ascii=False, indent=1)),
     "segment": (".sentences.txt", lambda ss: "".join(f"{s.locator}\t{s.text}\n" for s in ss)),
@@ -108,6 +111,10 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
         step = "structure"
         doc = build_document(parse_xhtml(xhtml), config.structure, log)
         products["structure"] = doc
+        if config.boilerplate.method != "none":
+            step = "gate"
+            doc, products["gate"] = gate(doc, config.boilerplate, log, config.rules.classifiers,
+                                           config.rules.dir)
         step = "tables"
         doc = read_tables(doc, config.tables, log, config.rules.classifiers)
         products["tables"] = doc.tables

@@ -1,0 +1,177 @@
+"""The boilerplate step: features, alignment, the CRF gate, its settings and command line."""
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from kitten.boilerplate import gate
+from kitten.boilerplate.align import align_labels
+from kitten.boilerplate.crf import CrfUnavailable, crfsuite, load_model
+from kitten.boilerplate.features import COUNTS, RATIOS, FeatureSettings, block_features, bucket
+from kitten.cli import main
+from kitten.config import BoilerplateConfig, Config, ConfigError
+from kitten.evaluation.gold import parse_cleaneval, parse_dragnet
+from kitten.log import PageLog
+from kitten.page import Page
+from kitten.pipeline import run_page
+
+NAV = ('<div id="nav" class="navigation"><ul><li><a href="/">Home</a></li><li><a href="/a">About us</a></li>'
+       '<li><a href="/c">Contact</a></li></ul></div>')
+FOOT = '<div class="footer"><p>Copyright 2007 Example Inc. All rights reserved.</p></div>'
+ARTICLE = ('<div class="content"><h1>The annual report of the club</h1>'
+           '<p>The club met on Monday and it was agreed that the accounts would be published in the spring.</p>'
+           '<p>These are the results of the season, which was the best the club has had for years:</p>'
+           '<table><tr><th>Team</th><th>Won</th><th>Lost</th></tr><tr><th>Seniors</th><td>12</td><td>3</td></tr>'
+           '<tr><th>Juniors</th><td>9</td><td>6</td></tr><tr><th>Veterans</th><td>4</td><td>11</td></tr></table>'
+           '<p>The members who will be on the board next year are the following:</p>'
+           '<ul><li>Ann</li><li>Bob</li><li>Cid</li></ul></div>')
+PAGE = f"<html><body>{NAV}{ARTICLE}{FOOT}</body></html>"
+
+
+def document(html: str):
+    return run_page(Page(html.encode(), "t.html"), Config(), "json").products["structure"]
+
+
+def test_bucket_takes_the_largest_threshold_less_or_equal() -> None:
+    assert bucket(0.0, RATIOS) == 0.0 and bucket(0.55, RATIOS) == 0.5 and bucket(1.0, RATIOS) == 1.0
+    assert bucket(6, COUNTS) == 5 and bucket(10**6, COUNTS) == COUNTS[-1] and bucket(-3, COUNTS) == 0
+
+
+def test_features_of_a_hand_made_page() -> None:
+    doc = document(PAGE.replace("</ul></div>", "</ul><p>Home</p></div>"))
+    feats = block_features(doc.blocks)
+    texts = [" ".join(b.text().split()) for b in doc.blocks]
+    home = feats[texts.index("Home")]
+    assert "link-density=1.0" in home and "container.kw.nav" in home and "container.div.navigation" in home
+    assert "container.ul" in home and "split.open.ul" in home and "duplicate-count=3" in home
+    assert "first-duplicate" in home and "-1:BOS" in home
+    about = feats[texts.index("About us")]
+    assert "split.close.li" in about and "+1:link-density=1.0" in about and "-1:link-density=1.0" in about
+    para = feats[[i for i, t in enumerate(texts) if t.startswith("The club met")][0]]
+    assert "link-density=0.0" in para and "container.kw.content" in para and "end.stop" in para
+    assert "begin.upper" in para and "sentences=1" in para and "tok.stopword=0.6" in para
+    foot = feats[[i for i, t in enumerate(texts) if t.startswith("Copyright")][0]]
+    assert "regexp.copyright" in foot and "container.kw.foot" in foot and "+1:EOS" in foot
+    assert any(f.startswith("div-group.word-ratio=") for f in para)
+    # a family switched off leaves no feature of its own
+    no_markup = block_features(doc.blocks, FeatureSettings(families=("content",)))
+    assert not any(f.startswith(("container.", "split.", "link-density")) for f in no_markup[0])
+    # the date and time patterns
+    dated = block_features(document("<p>Posted on 12/05/2006 at 10:45 by http://x.org</p>").blocks)[0]
+    assert {"regexp.date", "regexp.time", "regexp.url"} <= set(dated)
+
+
+def test_alignment_on_a_tiny_gold() -> None:
+    doc = document("<html><body><p>Home | News</p><h1>Big storm</h1><p>The storm came<br/><br/>at night.</p>"
+                   "<ul><li>first point</li></ul><p>Share this</p></body></html>")
+    gold = parse_cleaneval("URL: x\n<h>Big storm\n<p>The storm came at night.\n<l>first point")
+    assert align_labels(doc.blocks, gold) == ["other", "header", "paragraph", "list", "other"]
+    # a gold without kinds (Dragnet): the block's own kind; "continuation" for a cut block
+    doc = document("<div>The storm came<div>at night, and left.</div></div><p>Tags: storm</p>")
+    assert align_labels(doc.blocks, parse_dragnet("The storm came at night, and left.\n")) == \
+        ["paragraph", "continuation", "other"]
+
+
+# --------------------------------------------------------------------------- the gate
+
+NOISE = {"Home", "About us", "Contact"}
+
+
+def _labels(doc) -> list[str]:
+    out = []
+    for b in doc.blocks:
+        t = " ".join(b.text().split())
+        out.append("other" if t in NOISE or t.startswith("Copyright") else
+                   "header" if b.kind == "heading" else "list" if b.kind == "list_item" else "paragraph")
+    return out
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> Path:
+    """A CRF trained on the hand-made page (navigation and footer: other)."""
+    pycrfsuite = pytest.importorskip("pycrfsuite")
+    trainer = pycrfsuite.Trainer(verbose=False)
+    for variant in (PAGE, PAGE.replace("annual", "yearly"), PAGE.replace("Monday", "Friday")):
+        doc = document(variant)
+        trainer.append(block_features(doc.blocks), _labels(doc))
+    trainer.set_params({"c1": 0.0, "c2": 0.01, "max_iterations": 50})
+    path = tmp_path_factory.mktemp("model") / "boilerplate.crfsuite"
+    trainer.train(str(path))
+    return path
+
+
+def test_gating_drops_other_and_keeps_structure(tiny_model: Path) -> None:
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model)}})
+    result = run_page(Page(PAGE.encode(), "t.html"), config, "text")
+    text = result.output
+    assert "Home" not in text and "Copyright" not in text and "About us" not in text
+    assert "The club met on Monday" in text
+    assert "Team: Veterans / Won: 4 / Lost: 11." in text  # the data table still read as clauses
+    assert "the following: Ann, Bob, Cid." in text  # the list still flattened
+    labelled = result.products["gate"]
+    assert {x.label for x in labelled} >= {"other", "header", "paragraph"}
+    assert any(e.step == "gate" and "dropped" in e.message for e in result.log)
+    # the gate does not change the document it is given
+    doc = document(PAGE)
+    n = len(doc.blocks)
+    kept, _ = gate(doc, config.boilerplate, PageLog())
+    assert len(doc.blocks) == n and len(kept.blocks) < n
+
+
+def test_gate_off_by_default_keeps_every_block() -> None:
+    result = run_page(Page(PAGE.encode(), "t.html"), Config(), "text")
+    assert "gate" not in result.products and "Copyright" in result.output
+
+
+def test_config_validation() -> None:
+    assert Config().boilerplate.method == "none"
+    c = Config.from_dict({"boilerplate": {"method": "crf", "ratio_thresholds": [0, 0.5, 1], "families": ["content"]}})
+    assert c.boilerplate.ratio_thresholds == (0, 0.5, 1)
+    for bad in ({"method": "svm"}, {"ratio_thresholds": [0.5, 0.1]}, {"families": ["colour"]},
+                {"count_thresholds": "1,2"}, {"threshold": 1}, {"model": 3}):
+        with pytest.raises(ConfigError):
+            Config.from_dict({"boilerplate": bad})
+    with pytest.raises(ConfigError):
+        BoilerplateConfig(count_thresholds=(1, 1))
+
+
+def test_missing_dependency_is_a_clear_error(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "pycrfsuite", None)  # import fails
+    load_model.cache_clear()
+    with pytest.raises(CrfUnavailable, match="pip install 'kitten\\[crf\\]'"):
+        crfsuite()
+    page = tmp_path / "p.html"
+    page.write_text(PAGE)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["extract", str(page), "--boilerplate", "crf"]) == 2
+    assert "python-crfsuite" in err.getvalue()
+    load_model.cache_clear()
+
+
+def test_cli_flag(tiny_model: Path, tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text(PAGE)
+    config = tmp_path / "c.toml"
+    config.write_text(f'[boilerplate]\nmodel = "{tiny_model}"\n')
+    for extra, noise in (([], True), (["--boilerplate", "crf"], False)):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["extract", str(page), "--config", str(config), *extra]) == 0
+        assert ("Copyright" in out.getvalue()) is noise
+    # the dump of the labels
+    dump = tmp_path / "dump"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["extract", str(page), "--config", str(config), "--boilerplate", "crf",
+                     "--dump-dir", str(dump)]) == 0
+    assert '"label": "other"' in next(dump.rglob("*.boilerplate.json")).read_text()
+    # a model that does not exist: usage error, not a fallback on every page
+    config.write_text('[boilerplate]\nmodel = "/nonexistent.crfsuite"\n')
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["extract", str(page), "--config", str(config), "--boilerplate", "crf"]) == 2
+    assert "no boilerplate model" in err.getvalue()
