@@ -48,6 +48,7 @@ class PageRecord:
     output: str | None  # the path written, if any
     events: list[dict]
     text: str | None = None  # the output itself, only when out_dir is None
+    source: str = ""  # the input file as found (unambiguous when several folders are given)
 
 
 @dataclass
@@ -105,7 +106,7 @@ def process(item: InputFile, job: Job) -> PageRecord:
     decoded = result.decoded
     return PageRecord(rel, result.status, len(data), decoded.encoding if decoded else None, written,
                       [e.as_dict() for e in result.log],
-                      result.output if job.out_dir is None else None)
+                      result.output if job.out_dir is None else None, str(item.path))
 
 
 def write_dumps(result: PageResult, dump_dir: Path, item: InputFile) -> None:
@@ -216,10 +217,11 @@ def write_log_line(fh: TextIO, rec: PageRecord) -> None:
 
 
 def write_removed_items(fh: TextIO, rec: PageRecord) -> None:
-    """The removal log of link-list items: page, list locator, item text (tab-separated)."""
+    """The removal log of link-list items: page (the input file as found), list locator,
+    item text (tab-separated)."""
     for e in rec.events:
         if e["kind"] == LINK_ITEM_REMOVED:
-            fh.write(f"{rec.rel}\t{e.get('where', '')}\t{e['message']}\n")
+            fh.write(f"{rec.source or rec.rel}\t{e.get('where', '')}\t{e['message']}\n")
 
 
 def print_summary(summary: Summary, stream: TextIO | None = None, top_items: int = 20) -> None:

@@ -336,3 +336,18 @@ def test_subprocess_python_m(tree: Path, tmp_path: Path, capsys) -> None:
                              env=env, timeout=120)
     assert version.returncode == 0 and version.stdout.strip() == f"kitten {kitten.__version__}"
     assert_no_temp_files(out_sub)
+
+
+def test_removed_link_items_name_their_input_file(tmp_path: Path, capsys) -> None:
+    menu = ("<ul>" + "".join(f"<li><a href='/{w}'>{w}</a></li>" for w in ("Home", "News", "Contact"))
+            + "</ul><p>Some text of the page.</p>")
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "20.html").write_text(menu, encoding="utf-8")
+    code = main(["extract", str(tmp_path / "a"), str(tmp_path / "b"), "-o", str(tmp_path / "out")])
+    assert code == 0
+    lines = (tmp_path / "out" / "kitten-removed-links.tsv").read_text(encoding="utf-8").splitlines()
+    pages = {line.split("\t")[0] for line in lines}
+    assert pages == {str(tmp_path / "a" / "20.html"), str(tmp_path / "b" / "20.html")}
+    assert {line.split("\t")[2] for line in lines} == {"Home", "News", "Contact"}
+    assert "link-list items removed: 6" in capsys.readouterr().err
