@@ -149,6 +149,16 @@ def test_a_header_ending_with_a_colon_does_not_double_it():
     assert [c.text for c in build_clauses(g, TablesConfig())] == ["Start: $100", "End: $90"]
 
 
+def test_cells_no_clause_carries_are_kept():
+    from kitten.tables.clauses import unused_cells
+
+    g = _typed("<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td>1</td><td>see notes</td><td>-</td></tr></table>",
+               [["header", "header", "header"], ["data", "neutral", "neutral"]])
+    clauses = build_clauses(g, TablesConfig())
+    assert [c.text for c in clauses] == ["A: 1"]
+    assert [c.text for c in unused_cells(g, clauses)] == ["B", "C", "see notes"]
+
+
 def test_separators_are_settings():
     g = _typed("<table><tr><th></th><th>A</th></tr><tr><th>x</th><td>1</td></tr></table>",
                [["neutral", "header"], ["header", "data"]])

@@ -20,7 +20,7 @@ from kitten.config import TablesConfig
 from kitten.document import Block, Document, locator_of
 from kitten.log import PageLog
 from kitten.resources import classifiers_dir
-from kitten.tables.clauses import Clause, build_clauses, unused_headers
+from kitten.tables.clauses import Clause, build_clauses, unused_cells
 from kitten.tables.collect import leaf_tables
 from kitten.tables.corpus import fill_text, table_text
 from kitten.tables.celltypes import type_cells
@@ -111,7 +111,7 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
             continue
         blocks = _clause_blocks(grid, reading.clauses, tb.element)
         blocks += [Block("table_cell", c.tag, c.element, [c.text], tb.element)
-                   for c in unused_headers(grid, reading.clauses)]
+                   for c in unused_cells(grid, reading.clauses)]
         replace.append((tb.first, tb.last, blocks))
         log.add("tables", "data-table", f"{len(rows)} rows read as clauses (p={score:.2f})", where=locator)
     if not replace:

@@ -124,8 +124,9 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
     return out
 
 
-def unused_headers(grid: Grid, clauses: list[Clause]) -> list[Cell]:
-    """Header cells whose text no clause carries (kept as sentences so no text is lost)."""
+def unused_cells(grid: Grid, clauses: list[Clause]) -> list[Cell]:
+    """Cells with words whose text no clause carries (a header over no data, a cell the
+    classifier called neutral although it has words): kept as sentences, so no text is lost."""
     text = "\n".join(c.text for c in clauses)
-    return [c for c in grid.cells if c.type in ("header", "thema", "finalImportant") and c.text
-            and c.text not in text]
+    return [c for c in grid.cells if c.type != "data" and c.text and any(ch.isalnum() for ch in c.text)
+            and _label(c.text) not in text]
