@@ -90,6 +90,10 @@ class StructureConfig:
     #: expressions (case-insensitive) are removed with their content, as the original
     #: system removed ``menu`` divs. An empty list keeps them.
     remove_containers: tuple[str, ...] = ("menu",)
+    #: ... but a matching container holding more than this share of the page's letters
+    #: is kept (logged ``kept-menu-container``): ``class="menu-container"`` around the
+    #: whole page is not a menu. 1.0: remove every match, as the original system.
+    menu_max_share: float = 0.5
     #: Add the title of <abbr>/<acronym> in brackets after its text: "NSW (New South Wales)".
     expand_abbreviations: bool = True
     #: Extract the alt text of images.
@@ -98,6 +102,8 @@ class StructureConfig:
     def __post_init__(self) -> None:
         import re
 
+        if not 0.0 < self.menu_max_share <= 1.0:
+            raise ConfigError("[structure] menu_max_share must be in (0, 1]")
         for p in self.remove_containers:
             try:
                 re.compile(p)

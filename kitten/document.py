@@ -86,6 +86,9 @@ class Document:
     title: str = ""
     removals: list[Removal] = field(default_factory=list)
     abbreviations: list[tuple[str, str, str]] = field(default_factory=list)  # (tag, text, title)
+    #: locators of containers matching ``remove_containers`` kept because they hold
+    #: most of the page's text
+    removals_kept: list[str] = field(default_factory=list)
     #: what the tables and lists steps found and did, one reading per leaf table / list,
     #: each with an ``as_dict()`` for JSON output
     tables: list[Any] = field(default_factory=list)

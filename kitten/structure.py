@@ -11,7 +11,9 @@ as a new block. Inline content keeps ``<br>`` as a break marker, adds ``<abbr>``
 Left out, each removal recorded in ``Document.removals`` (and so in the page log):
 ``script``, ``style``, ``select``/``option``, ``input``, ``textarea``, elements hidden
 with ``hidden`` or ``display:none``, and containers whose ``id`` or ``class`` matches
-the configured patterns (``menu`` by default, as the original system).
+the configured patterns (``menu`` by default, as the original system), unless such a
+container holds more than ``menu_max_share`` of the page's letters (then it is kept
+and logged: ``class="menu-container"`` wrapping a whole page is not a menu).
 """
 from __future__ import annotations
 
@@ -62,6 +64,10 @@ _QUOTES = {"fr": ("« ", " »"), "de": ("„", "“")}
 _DEFAULT_QUOTES = ("“", "”")
 
 
+def _letters(el) -> int:
+    return sum(1 for ch in "".join(el.itertext()) if ch.isalnum())
+
+
 @lru_cache(maxsize=32)
 def _pattern(patterns: tuple[str, ...]) -> re.Pattern | None:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.I) if patterns else None
@@ -92,6 +98,9 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog) 
         doc.lang = detect(blocks_sample(doc.blocks, LANGUAGE_SAMPLE)) or config.default_language
     for r in doc.removals:
         log.add("structure", f"removed-{r.reason}", f"{r.locator}: {r.text!r}")
+    for locator in doc.removals_kept:
+        log.add("structure", "kept-menu-container", f"{locator}: matches remove_containers but holds most "
+                f"of the page's text (over {config.menu_max_share:.0%})")
     for tag, text, expansion in doc.abbreviations:
         log.add("structure", tag, f"{text} ({expansion})")
     return doc
@@ -122,6 +131,22 @@ class _Walker:
         self.config = config
         self.menu = _pattern(tuple(config.remove_containers))
         self.quotes = _QUOTES.get(doc.lang, _DEFAULT_QUOTES)
+        self.body_letters: int | None = None
+
+    def _menu_or_page(self, el, body) -> str | None:
+        """``"menu"``, or None (logged) when the matching container holds more than
+        ``menu_max_share`` of the page's letters (``class="menu-container"`` around a
+        whole page is not a menu)."""
+        share = self.config.menu_max_share
+        if share >= 1.0:
+            return "menu"
+        if self.body_letters is None:
+            self.body_letters = _letters(body)
+        inside = _letters(el)
+        if self.body_letters and inside > share * self.body_letters:
+            self.doc.removals_kept.append(locator_of(el))
+            return None
+        return "menu"
 
     def walk(self, body) -> None:
         doc, config = self.doc, self.config
@@ -179,7 +204,7 @@ class _Walker:
                     elif menu is not None and (orig in CONTAINERS or local in CONTAINERS):
                         for value in (el.get("id"), cls):
                             if value and menu.search(value.replace("kitten-", "")):
-                                reason = "menu"
+                                reason = self._menu_or_page(el, body)
                                 break
                 if reason is not None:
                     if reason not in _UNLOGGED:

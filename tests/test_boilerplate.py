@@ -175,3 +175,16 @@ def test_cli_flag(tiny_model: Path, tmp_path: Path) -> None:
     with contextlib.redirect_stderr(err):
         assert main(["extract", str(page), "--config", str(config), "--boilerplate", "crf"]) == 2
     assert "no boilerplate model" in err.getvalue()
+
+
+def test_menu_container_holding_most_of_the_page_is_kept() -> None:
+    """``class="menu-container"`` around the article (dragnet R403) is not a menu."""
+    html = ('<html><body><div class="menu-container"><div class="menu"><a href="/">Home</a></div>'
+            '<p>The whole article is here, and it is long enough to be most of the page.</p></div></body></html>')
+    result = run_page(Page(html.encode(), "m.html"), Config(), "text")
+    assert result.output == "The whole article is here, and it is long enough to be most of the page.\n"
+    assert [e.kind for e in result.log if "menu" in e.kind] == ["removed-menu", "kept-menu-container"]
+    strict = Config.from_dict({"structure": {"menu_max_share": 1.0}})
+    assert run_page(Page(html.encode(), "m.html"), strict, "text").output == ""
+    with pytest.raises(ConfigError):
+        Config.from_dict({"structure": {"menu_max_share": 0}})
