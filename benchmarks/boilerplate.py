@@ -18,7 +18,7 @@ printed under each table.
 Systems:
 
 - Kitten, once per entry of :data:`KITTEN_CONFIGS` (arguments of ``kitten extract``):
-  the default pipeline now; the boilerplate stage adds ``--boilerplate crf`` there.
+  the default pipeline, and ``kitten-crf`` (``--boilerplate crf``).
 - the peers of ``benchmarks/peers.py``: readability-lxml, trafilatura, jusText and
   resiliparse in main-content mode (the boilerplate removers), html-text and
   inscriptis (whole-page text: the precision floor).
@@ -52,9 +52,10 @@ DEFAULT_OUT = DEFAULT_CORPORA.parent / "boilerplate-eval"
 CORPORA = ("cleaneval-final", "dragnet")
 
 #: Kitten configurations: system name -> extra arguments of ``kitten extract``.
-#: The hook for the boilerplate stage: add ``"kitten-crf": ["--boilerplate", "crf"]``.
+#: ``kitten-crf``: the boilerplate step on.
 KITTEN_CONFIGS: dict[str, list[str]] = {
     "kitten": [],
+    "kitten-crf": ["--boilerplate", "crf"],
 }
 #: The peers (names of ``benchmarks/peers.py``), boilerplate removers first.
 PEER_SYSTEMS = ("readability", "trafilatura", "justext", "resiliparse-main", "html-text", "inscriptis")

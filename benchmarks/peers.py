@@ -7,7 +7,8 @@
 Every extractor gets the page as crawled (bytes) and decodes it the way its own
 documentation says:
 
-- ``kitten``: ``kitten.extract(bytes)`` (its own decode step);
+- ``kitten``: ``kitten.extract(bytes)`` (its own decode step); ``kitten-crf``: the
+  same with the boilerplate step on (``--boilerplate crf``);
 - ``html-text``, ``inscriptis``: they take ``str``; both get :func:`decode_declared`
   (BOM, the charset declared in ``<meta>`` or the XML declaration, else UTF-8, else
   windows-1252: what Scrapy/w3lib, the usual source of their input, do);
@@ -165,11 +166,21 @@ def _justext() -> Extractor:
     return extract
 
 
+def _kitten_crf() -> Extractor:
+    """Kitten with the boilerplate step on (``[boilerplate] method = "crf"``)."""
+    import kitten
+    from kitten.config import Config
+
+    config = Config.from_dict({"boilerplate": {"method": "crf"}})
+    return lambda data: kitten.extract(data, config=config)
+
+
 #: name -> factory (the factory imports the peer and returns its extractor).
 PEERS: dict[str, Callable[[], Extractor]] = {
     "kitten": _kitten,
     "kitten-no-tables": _kitten_without("tables"),
     "kitten-no-lists": _kitten_without("lists"),
+    "kitten-crf": _kitten_crf,
     "html-text": _html_text,
     "inscriptis": _inscriptis,
     "resiliparse": _resiliparse(main_content=False),

@@ -188,3 +188,10 @@ def test_menu_container_holding_most_of_the_page_is_kept() -> None:
     assert run_page(Page(html.encode(), "m.html"), strict, "text").output == ""
     with pytest.raises(ConfigError):
         Config.from_dict({"structure": {"menu_max_share": 0}})
+
+
+def test_shipped_model_drops_the_navigation_keeps_the_article() -> None:
+    pytest.importorskip("pycrfsuite")
+    result = run_page(Page(PAGE.encode(), "t.html"), Config.from_dict({"boilerplate": {"method": "crf"}}), "text")
+    assert "Home" not in result.output and "About us" not in result.output
+    assert "The club met on Monday" in result.output and "Team: Veterans / Won: 4 / Lost: 11." in result.output
