@@ -65,7 +65,7 @@ _DEFAULT_QUOTES = ("“", "”")
 
 
 def _letters(el) -> int:
-    return sum(1 for ch in "".join(el.itertext()) if ch.isalnum())
+    return sum(map(str.isalnum, "".join(el.itertext())))
 
 
 @lru_cache(maxsize=32)

@@ -18,7 +18,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from kitten.boilerplate.crf import load_model, model_path
-from kitten.boilerplate.features import block_features
+from kitten.boilerplate.features import crf_items
 from kitten.config import BoilerplateConfig
 from kitten.document import Block, Document
 from kitten.log import PageLog
@@ -44,7 +44,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     if config.method == "none" or not doc.blocks:
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
-    labels = model.tag(block_features(doc.blocks, model.settings, doc.lang, rules))
+    labels = model.tag(crf_items(doc.blocks, model.settings, doc.lang, rules))
     labelled = [Labelled(b, lab) for b, lab in zip(doc.blocks, labels)]
     kept = [x.block for x in labelled if x.label != "other"]
     counts: dict[str, int] = {}

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from operator import itemgetter, methodcaller
 from dataclasses import asdict, dataclass, field
 
 from kitten.document import BR, Block
@@ -108,8 +109,16 @@ _DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b(?:jan|feb|mar|apr|ma
                    r"[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights reserved", re.I)
+_REGEXPS = (("url", _URL), ("date", _DATE), ("time", _TIME), ("email", _EMAIL), ("copyright", _COPYRIGHT))
+_ANY_REGEXP = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _REGEXPS), re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•·»>■□◦▪‣–—|]|\d{1,2}[.)]\s)")
 _STRIP = ".,;:!?\"'()[]«»“”‘’"
+
+
+def _has_digit(token: str) -> bool:
+    return any(map(str.isdigit, token))
+
+
 _TOKEN_SPLIT = re.compile(r"[\W_]+")
 
 
@@ -131,12 +140,20 @@ def _tokens(value: str) -> list[str]:
 class _Tree:
     """Per-element facts, cached: ancestor chain and container features."""
 
-    __slots__ = ("chains", "marks", "body")
+    __slots__ = ("chains", "marks", "names", "body")
 
     def __init__(self, body):
         self.chains: dict = {}
         self.marks: dict = {}
+        self.names: dict = {}
         self.body = body
+
+    def name(self, el) -> str:
+        """The element's original name (cached)."""
+        n = self.names.get(el)
+        if n is None:
+            n = self.names[el] = _original(el)
+        return n
 
     def chain(self, el) -> tuple:
         """The elements from ``body`` (excluded) down to ``el`` (included)."""
@@ -154,7 +171,7 @@ class _Tree:
         """``container.*`` features of one element."""
         m = self.marks.get(el)
         if m is None:
-            tag = _original(el)
+            tag = self.name(el)
             out = [f"container.{tag}"]
             for attr in ("class", "id"):
                 v = el.get(attr)
@@ -210,6 +227,32 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
                    lang: str = "en", rules: str = "") -> list[list[str]]:
     """The feature strings of each block, neighbour templates included (``lang`` and
     ``rules`` select the stop-word list, ``rules/<lang>/stopwords.txt``)."""
+    own = _own_features(blocks, settings, lang, rules)
+    shared = [_shared(x) for x in own]
+    return [_with_window(own, shared, i, settings.window) for i in range(len(own))]
+
+
+def crf_items(blocks: list[Block], settings: FeatureSettings = FeatureSettings(),
+              lang: str = "en", rules: str = "") -> list[dict]:
+    """The same features as :func:`block_features`, as CRFsuite items: dicts whose
+    neighbour parts are nested (``{"-1": {...}}``), which python-crfsuite flattens to
+    ``-1:name`` in C (the names the model was trained on), faster than Python strings."""
+    own = _own_features(blocks, settings, lang, rules)
+    nb = [dict.fromkeys(_shared(x), 1.0) for x in own]
+    n = len(own)
+    items = []
+    for i, feats in enumerate(own):
+        item = dict.fromkeys(feats, 1.0)
+        item["bias"] = 1.0
+        for d in settings.window:
+            j = i + d
+            item[f"{d:+d}"] = nb[j] if 0 <= j < n else {"BOS" if j < 0 else "EOS": 1.0}
+        items.append(item)
+    return items
+
+
+def _own_features(blocks: list[Block], settings: FeatureSettings, lang: str, rules: str) -> list[list[str]]:
+    """Each block's own features (no neighbours)."""
     if not blocks:
         return []
     stop = word_list(rules, lang, "stopwords.txt")
@@ -224,7 +267,7 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
     for b in blocks:
         text = " ".join(b.text().split())
         words = len(text.split())
-        letters = sum(ch.isalnum() for ch in text)
+        letters = sum(map(str.isalnum, text))
         ll = min(links.get(b.source, 0), letters)
         sentences = max(1, len(_SENTENCE_END.findall(text))) if words else 0
         facts.append(_Facts(text, words, ll, letters, sentences))
@@ -243,7 +286,7 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
             chain = tree.chain(b.source) if b.source is not None else ()
             div = td = None
             for el in reversed(chain):
-                tag = _original(el)
+                tag = tree.name(el)
                 if td is None and tag in ("td", "th"):
                     td = el
                 if div is None and tag in ("div", "section", "article", "main", "td", "body", "form",
@@ -280,11 +323,11 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
                 k += 1
             counts: dict[str, int] = {}
             for el in prev_chain[k:]:
-                t = _original(el)
+                t = tree.name(el)
                 out.append(f"split.close.{t}")
                 counts[t] = counts.get(t, 0) + 1
             for el in chain[k:]:
-                t = _original(el)
+                t = tree.name(el)
                 out.append(f"split.open.{t}")
                 counts[t] = counts.get(t, 0) + 1
             out.extend(f"split.{t}={bucket(c, C)}" for t, c in counts.items())
@@ -293,9 +336,9 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
             prev_chain = chain
         if "content" in fam:
             nc = len(text) or 1
-            alpha = sum(ch.isalpha() for ch in text)
-            digit = sum(ch.isdigit() for ch in text)
-            upper = sum(ch.isupper() for ch in text)
+            alpha = sum(map(str.isalpha, text))
+            digit = sum(map(str.isdigit, text))
+            upper = sum(map(str.isupper, text))
             space = text.count(" ")
             punct = nc - alpha - digit - space
             out += [f"char.alpha={bucket(alpha / nc, R)}", f"char.digit={bucket(digit / nc, R)}",
@@ -305,10 +348,10 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
             toks = text.split()
             if toks:
                 nt = len(toks)
-                out += [f"tok.upper-initial={bucket(sum(t[0].isupper() for t in toks) / nt, R)}",
-                        f"tok.all-upper={bucket(sum(t.isupper() for t in toks) / nt, R)}",
-                        f"tok.digit={bucket(sum(any(c.isdigit() for c in t) for t in toks) / nt, R)}"]
-                n_stop = sum(t.lower().strip(_STRIP) in stop for t in toks)
+                out += [f"tok.upper-initial={bucket(sum(map(str.isupper, map(itemgetter(0), toks))) / nt, R)}",
+                        f"tok.all-upper={bucket(sum(map(str.isupper, toks)) / nt, R)}",
+                        f"tok.digit={bucket(sum(map(_has_digit, toks)) / nt, R)}"]
+                n_stop = sum(map(stop.__contains__, map(methodcaller("strip", _STRIP), text.lower().split())))
                 out += [f"tok.stopword={bucket(n_stop / nt, R)}", f"stopwords={bucket(n_stop, C)}"]
             out += [f"sentences={bucket(f.sentences, C)}",
                     f"sentence-len={bucket(f.words / f.sentences if f.sentences else 0, C)}"]
@@ -319,10 +362,10 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
             out.append("end.stop" if last in ".!?\"”'" else "end.colon" if last == ":" else "end.other")
             if _BULLET.match(text):
                 out.append("bullet")
-            for name, rx in (("url", _URL), ("date", _DATE), ("time", _TIME), ("email", _EMAIL),
-                             ("copyright", _COPYRIGHT)):
-                if rx.search(text):
-                    out.append(f"regexp.{name}")
+            if _ANY_REGEXP.search(text):  # one cheap test first: most blocks match none
+                for name, rx in _REGEXPS:
+                    if rx.search(text):
+                        out.append(f"regexp.{name}")
         if "duplicate" in fam:
             key = text.lower()
             out.append(f"duplicate-count={bucket(dup[key], C)}")
@@ -347,21 +390,26 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
             out.append(f"quotient.prev={bucket(pw / f.words if f.words else 10.0, Q)}")
             out.append(f"quotient.next={bucket(f.words / nw if nw else 10.0, Q)}")
         own.append(out)
-    return [_with_window(own, i, settings.window) for i in range(n)]
+    return own
 
 
 # not repeated for the neighbours: the same for every block, or too many
 _PAGE_WIDE = ("container.", "doc.", "position")
 
 
-def _with_window(own: list[list[str]], i: int, window: tuple[int, ...]) -> list[str]:
+def _shared(own: list[str]) -> list[str]:
+    """The features of a block its neighbours see."""
+    return [x for x in own if not x.startswith(_PAGE_WIDE) or ".kw." in x]
+
+
+def _with_window(own: list[list[str]], shared: list[list[str]], i: int, window: tuple[int, ...]) -> list[str]:
     out = ["bias", *own[i]]
     n = len(own)
     for d in window:
         j = i + d
         prefix = f"{d:+d}:"
         if 0 <= j < n:
-            out.extend(prefix + x for x in own[j] if not x.startswith(_PAGE_WIDE) or ".kw." in x)
+            out.extend(prefix + x for x in shared[j])
         else:
             out.append(prefix + ("BOS" if j < 0 else "EOS"))
     return out
