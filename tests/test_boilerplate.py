@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import sys
 from pathlib import Path
@@ -195,3 +196,38 @@ def test_shipped_model_drops_the_navigation_keeps_the_article() -> None:
     result = run_page(Page(PAGE.encode(), "t.html"), Config.from_dict({"boilerplate": {"method": "crf"}}), "text")
     assert "Home" not in result.output and "About us" not in result.output
     assert "The club met on Monday" in result.output and "Team: Veterans / Won: 4 / Lost: 11." in result.output
+
+
+def test_scorer_gives_crfsuite_labels(tiny_model: Path) -> None:
+    """The gate's own Viterbi over the model's weights agrees with CRFsuite's tagger."""
+    pytest.importorskip("pycrfsuite")
+    from kitten.boilerplate.crf import model_path
+    from kitten.boilerplate.features import crf_items, own_features
+    for path in (tiny_model, model_path()):
+        model = load_model(str(path))
+        for html in (PAGE, PAGE.replace("<p>", "<p>Home ") + NAV + FOOT, f"<html><body>{NAV}{FOOT}</body></html>"):
+            blocks = document(html).blocks
+            labels = model.tag(block_features(blocks, model.settings))  # what the model was trained on
+            assert model.tag_own(own_features(blocks, model.settings)) == labels
+            assert model.tag(crf_items(blocks, model.settings)) == labels
+            no_window = dataclasses.replace(model.settings, window=())
+            assert [["bias", *f] for f in own_features(blocks, model.settings)] == \
+                block_features(blocks, no_window)
+
+
+def test_all_other_keeps_the_likeliest_content(tiny_model: Path, monkeypatch) -> None:
+    """When the CRF drops every block, the blocks most likely content stay (logged)."""
+    from kitten.boilerplate.crf import Model
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model), "keep_likeliest": True}})
+    doc = document(PAGE)
+    monkeypatch.setattr(Model, "tag_own", lambda self, own: ["other"] * len(own))
+    off = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model)}})
+    log = PageLog()
+    assert gate(doc, off.boilerplate, log)[0].blocks == [] and [e.kind for e in log.events] == ["all-other", "labels"]
+    log = PageLog()
+    kept, labelled = gate(doc, config.boilerplate, log)
+    assert 0 < len(kept.blocks) < len(doc.blocks)
+    assert any("The club met on Monday" in b.text() for b in kept.blocks)
+    assert not any("Home" in b.text() for b in kept.blocks)
+    assert any(e.kind == "all-other" for e in log.events)
+    assert {x.label for x in labelled} - {"other"} <= {"header", "paragraph", "list", "continuation"}

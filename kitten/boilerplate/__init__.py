@@ -18,12 +18,16 @@ import dataclasses
 from dataclasses import dataclass
 
 from kitten.boilerplate.crf import load_model, model_path
-from kitten.boilerplate.features import crf_items
+from kitten.boilerplate.features import crf_items, own_features
 from kitten.config import BoilerplateConfig
 from kitten.document import Block, Document
 from kitten.log import PageLog
 
 __all__ = ["gate", "Labelled"]
+
+#: when every block is labelled ``other``, the blocks kept are those whose content
+#: probability is at least this share of the page's highest
+KEEP_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +48,13 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     if config.method == "none" or not doc.blocks:
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
-    labels = model.tag(crf_items(doc.blocks, model.settings, doc.lang, rules))
+    labels = model.tag_own(own_features(doc.blocks, model.settings, doc.lang, rules))
+    if all(lab == "other" for lab in labels):
+        if config.keep_likeliest:
+            labels = _least_noisy(doc, model, labels, log, rules)
+        else:
+            log.add("gate", "all-other", "every block labelled other: nothing kept "
+                                         "([boilerplate] keep_likeliest = true keeps the likeliest content)")
     labelled = [Labelled(b, lab) for b, lab in zip(doc.blocks, labels)]
     kept = [x.block for x in labelled if x.label != "other"]
     counts: dict[str, int] = {}
@@ -53,3 +63,15 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     log.add("gate", "labels", ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
             + f"; {len(doc.blocks) - len(kept)} of {len(doc.blocks)} blocks dropped")
     return dataclasses.replace(doc, blocks=kept), labelled
+
+
+def _least_noisy(doc: Document, model, labels: list[str], log: PageLog, rules: str) -> list[str]:
+    """Every block labelled ``other``: rather than output nothing, keep the blocks the
+    CRF finds most likely content (marginal probability of not ``other``, at least
+    :data:`KEEP_SHARE` of the page's highest), each with its likeliest content label."""
+    probs = model.content_probabilities(crf_items(doc.blocks, model.settings, doc.lang, rules))
+    best = max(p for p, _ in probs)
+    out = [lab if p >= best * KEEP_SHARE else "other" for p, lab in probs]
+    log.add("gate", "all-other", f"every block labelled other: kept the {len(out) - out.count('other')} "
+                                 f"likeliest content (content probability {best:.2f} at most)")
+    return out

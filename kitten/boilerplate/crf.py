@@ -41,14 +41,124 @@ def settings_path(model: Path) -> Path:
     return model.with_suffix(".json")
 
 
+class Scorer:
+    """The model's weights in Python dicts, and Viterbi over them: the labels CRFsuite's
+    tagger gives for the lists :func:`~kitten.boilerplate.features.block_features`
+    builds (what the model was trained on: a repeated feature counts each time),
+    without building them. Each feature name has one row: its own weights, then its
+    weights as a neighbour's feature (``-1:name``, ``+1:name``; none for the page-wide
+    features, which the neighbours never see), so a block's own list is looked up once.
+    Weights as ``Tagger.info()`` reads them (6 decimals): near-ties could differ from
+    CRFsuite's own tagger (the tests compare the two)."""
+
+    def __init__(self, info, window: tuple[int, ...]) -> None:
+        labels = sorted(info.labels, key=lambda k: int(info.labels[k]))
+        self.labels = labels
+        self.window = window
+        pos = {lab: k for k, lab in enumerate(labels)}
+        n = len(labels)
+        weights: dict[str, list[float]] = {}
+        for (attr, lab), w in info.state_features.items():
+            weights.setdefault(attr, [0.0] * n)[pos[lab]] = w
+        prefixes = {d: f"{d:+d}:" for d in window}
+        self.own: dict[str, tuple[float, ...]] = {}
+        self.near: dict[int, dict[str, tuple[float, ...]]] = {d: {} for d in window}
+        for attr, w in weights.items():
+            for d, p in prefixes.items():
+                if attr.startswith(p):
+                    self.near[d][attr[len(p):]] = tuple(w)
+                    break
+            else:
+                self.own[attr] = tuple(w)
+        zero = (0.0,) * n
+        self.ends = {d: self.near[d].get("BOS" if d < 0 else "EOS", zero) for d in window}
+        self.bias = self.own.get("bias", zero)
+        self.trans = [[0.0] * n for _ in range(n)]
+        for (a, b), w in info.transitions.items():
+            self.trans[pos[a]][pos[b]] = w
+        # one row per feature name: its own weights, then its weights as seen from each offset
+        self.rows: dict[str, tuple[float, ...]] = {}
+        for x in set(self.own).union(*(self.near[d] for d in window)):
+            row = self.own.get(x, zero)
+            for d in window:
+                row += self.near[d].get(x, zero)
+            self.rows[x] = row
+
+    def tag(self, own: list[list[str]]) -> list[str]:
+        """Labels of the blocks whose own features (no neighbours) are ``own``."""
+        m = len(own)
+        if not m:
+            return []
+        n = len(self.labels)
+        get = self.rows.get
+        width = n * (1 + len(self.window))
+        zero = (0.0,) * width
+        sums = []
+        for feats in own:
+            rows = [r for r in map(get, feats) if r is not None]
+            sums.append([sum(c) for c in zip(*rows)] if rows else list(zero))
+        bias = self.bias
+        unary = [[s[k] + bias[k] for k in range(n)] for s in sums]
+        for w, d in enumerate(self.window, 1):
+            end, off = self.ends[d], w * n
+            for i in range(m):
+                j = i + d
+                add = sums[j][off:off + n] if 0 <= j < m else end
+                u = unary[i]
+                for k in range(n):
+                    u[k] += add[k]
+        trans = self.trans
+        score = unary[0]
+        back: list[list[int]] = []
+        for i in range(1, m):
+            new, arg = [], []
+            for k in range(n):
+                best, bk = None, 0
+                for a in range(n):
+                    v = score[a] + trans[a][k]
+                    if best is None or v > best:
+                        best, bk = v, a
+                new.append(best + unary[i][k])
+                arg.append(bk)
+            score = new
+            back.append(arg)
+        k = max(range(n), key=score.__getitem__)
+        path = [k]
+        for arg in reversed(back):
+            k = arg[k]
+            path.append(k)
+        path.reverse()
+        return [self.labels[k] for k in path]
+
+
 @dataclass
 class Model:
     tagger: object
     settings: FeatureSettings
     path: Path
+    scorer: Scorer | None = None
 
     def tag(self, features: list[list[str]]) -> list[str]:
+        """CRFsuite's tagger on full items (neighbour features included)."""
         return list(self.tagger.tag(features)) if features else []  # type: ignore[attr-defined]
+
+    def content_probabilities(self, items: list) -> list[tuple[float, str]]:
+        """For each item: the marginal probability that it is not ``other``, and its
+        likeliest label other than ``other`` (CRFsuite's forward-backward)."""
+        t = self.tagger
+        t.set(items)  # type: ignore[attr-defined]
+        labels = [lab for lab in t.labels() if lab != "other"]  # type: ignore[attr-defined]
+        out = []
+        for i in range(len(items)):
+            m = {lab: t.marginal(lab, i) for lab in labels}  # type: ignore[attr-defined]
+            out.append((sum(m.values()), max(labels, key=m.__getitem__)))
+        return out
+
+    def tag_own(self, own: list[list[str]]) -> list[str]:
+        """The same labels from the blocks' own features (:class:`Scorer`, faster)."""
+        if self.scorer is None:
+            self.scorer = Scorer(self.tagger.info(), self.settings.window)  # type: ignore[attr-defined]
+        return self.scorer.tag(own)
 
 
 @lru_cache(maxsize=4)

@@ -49,7 +49,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from operator import itemgetter, methodcaller
+from itertools import repeat
+from operator import is_, itemgetter, methodcaller
 from dataclasses import asdict, dataclass, field
 
 from kitten.document import BR, Block
@@ -137,16 +138,62 @@ def _tokens(value: str) -> list[str]:
     return [t for t in _TOKEN_SPLIT.split(re.sub(r"\d+", "", value.lower())) if t and t != "kitten"]
 
 
+_TD = frozenset(("td", "th"))
+_DIVS = frozenset(("div", "section", "article", "main", "td", "body", "form", "center", "aside", "nav",
+                   "header", "footer"))
+
+
 class _Tree:
     """Per-element facts, cached: ancestor chain and container features."""
 
-    __slots__ = ("chains", "marks", "names", "body")
+    __slots__ = ("chains", "marks", "names", "body", "aboves", "owns", "group")
 
     def __init__(self, body):
         self.chains: dict = {}
         self.marks: dict = {}
         self.names: dict = {}
+        self.aboves: dict = {}
+        self.owns: dict = {}
+        self.group: dict = {}
         self.body = body
+
+    def above(self, el) -> tuple[str, ...]:
+        """``container.*`` features of the ancestors of ``el`` in its chain (``el`` excluded)."""
+        a = self.aboves.get(el)
+        if a is None:
+            c = self.chain(el)
+            a = self.aboves[el] = self.inherited(c[-2]) if len(c) > 1 else ()
+        return a
+
+    def inherited(self, el) -> tuple[str, ...]:
+        """``container.*`` features of the whole chain of ``el`` (``el`` included)."""
+        return self.above(el) + self.marks_of(el)
+
+    def groups(self, el) -> tuple:
+        """The nearest ``div``-like and the nearest ``td``/``th`` element in the chain of
+        ``el`` (``el`` included; ``None`` when there is none)."""
+        g = self.group.get(el)
+        if g is None:
+            c = self.chain(el)
+            if not c:
+                g = (None, None)
+            else:
+                div, td = self.groups(c[-2]) if len(c) > 1 else (None, None)
+                tag = self.name(el)
+                if tag in _TD:
+                    td = el
+                if tag in _DIVS:
+                    div = el
+                g = (div, td)
+            self.group[el] = g
+        return g
+
+    def own_marks(self, el) -> tuple[str, ...]:
+        """The class/id features of the block's own element (not its ``container.<tag>``)."""
+        o = self.owns.get(el)
+        if o is None:
+            o = self.owns[el] = tuple(m for m in self.marks_of(el) if m.count(".") > 1)
+        return o
 
     def name(self, el) -> str:
         """The element's original name (cached)."""
@@ -172,25 +219,61 @@ class _Tree:
         m = self.marks.get(el)
         if m is None:
             tag = self.name(el)
-            out = [f"container.{tag}"]
-            for attr in ("class", "id"):
-                v = el.get(attr)
-                if v:
-                    toks = _tokens(v)
-                    out.extend(f"container.{tag}.{t}" for t in toks[:3])
-                    low = v.lower()
-                    out.extend(f"container.kw.{k}" for k in KEYWORDS if k in low)
-            m = self.marks[el] = tuple(dict.fromkeys(out))
+            key = (tag, el.get("class"), el.get("id"))
+            m = self.marks.get(key)  # elements of the same name, class and id
+            if m is None:
+                out = [f"container.{tag}"]
+                for v in key[1:]:
+                    if v:
+                        toks = _tokens(v)
+                        out.extend(f"container.{tag}.{t}" for t in toks[:3])
+                        low = v.lower()
+                        out.extend(f"container.kw.{k}" for k in KEYWORDS if k in low)
+                m = self.marks[key] = tuple(dict.fromkeys(out))
+            self.marks[el] = m
         return m
 
 
 @dataclass
 class _Facts:
     text: str
+    lower: str
+    toks: list
     words: int
     link_letters: int
     letters: int
     sentences: int
+    digits: int  # str.isdigit characters (a superset of what \d matches)
+
+
+_ASCII_ALPHA = bytes(range(65, 91)) + bytes(range(97, 123))
+_ASCII_DIGIT = b"0123456789"
+_ASCII_UPPER = bytes(range(65, 91))
+
+
+#: a token (the text's tokens are separated by single spaces) with an ASCII digit
+_ASCII_DIGIT_TOKEN = re.compile(r"[^ ]*[0-9][^ ]*")
+
+
+def _count(data: bytes, chars: bytes) -> int:
+    """How many bytes of ``data`` are in ``chars`` (C-level)."""
+    return len(data) - len(data.translate(None, chars))
+
+
+def _names(prefix: str, thresholds: tuple[float, ...]) -> list[str]:
+    """``prefix=<threshold>`` for each threshold (what :func:`bucket` maps to), the
+    first one twice: ``names[bisect_right(_below(thresholds), value) - 1]`` is the
+    feature of ``value`` (values below every threshold map to the first)."""
+    return [f"{prefix}={t}" for t in (thresholds[:1] + thresholds)]
+
+
+def _below(thresholds: tuple[float, ...]) -> tuple[float, ...]:
+    return (float("-inf"),) + tuple(thresholds)
+
+
+def _at(names: list[str], thresholds: tuple[float, ...], value: float) -> str:
+    """The feature of ``value`` (``thresholds`` from :func:`_below`)."""
+    return names[bisect_right(thresholds, value) - 1]
 
 
 def _link_letters(blocks: list[Block], body) -> dict:
@@ -218,7 +301,7 @@ def _link_letters(blocks: list[Block], body) -> dict:
         for w in walked:
             owner[w] = found
         if found is not None:
-            n = sum(ch.isalnum() for ch in "".join(a.itertext()))
+            n = sum(map(str.isalnum, "".join(a.itertext())))
             out[found] = out.get(found, 0) + n
     return out
 
@@ -227,7 +310,7 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
                    lang: str = "en", rules: str = "") -> list[list[str]]:
     """The feature strings of each block, neighbour templates included (``lang`` and
     ``rules`` select the stop-word list, ``rules/<lang>/stopwords.txt``)."""
-    own = _own_features(blocks, settings, lang, rules)
+    own = own_features(blocks, settings, lang, rules)
     shared = [_shared(x) for x in own]
     return [_with_window(own, shared, i, settings.window) for i in range(len(own))]
 
@@ -235,15 +318,17 @@ def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSetti
 def crf_items(blocks: list[Block], settings: FeatureSettings = FeatureSettings(),
               lang: str = "en", rules: str = "") -> list[dict]:
     """The same features as :func:`block_features`, as CRFsuite items: dicts whose
-    neighbour parts are nested (``{"-1": {...}}``), which python-crfsuite flattens to
-    ``-1:name`` in C (the names the model was trained on), faster than Python strings."""
-    own = _own_features(blocks, settings, lang, rules)
-    nb = [dict.fromkeys(_shared(x), 1.0) for x in own]
+    neighbour parts are nested (``{"-1": {...}}``, flattened to ``-1:name`` by
+    python-crfsuite). A feature found ``k`` times in a block's list (nested containers:
+    ``container.div`` once per ``div``) has the value ``k``, as the lists the model was
+    trained on count it (CRFsuite adds up repeated attributes)."""
+    own = own_features(blocks, settings, lang, rules)
+    nb = [_counted(_shared(x)) for x in own]
     n = len(own)
     items = []
     for i, feats in enumerate(own):
-        item = dict.fromkeys(feats, 1.0)
-        item["bias"] = 1.0
+        item = _counted(feats)
+        item["bias"] = item.get("bias", 0.0) + 1.0
         for d in settings.window:
             j = i + d
             item[f"{d:+d}"] = nb[j] if 0 <= j < n else {"BOS" if j < 0 else "EOS": 1.0}
@@ -251,8 +336,16 @@ def crf_items(blocks: list[Block], settings: FeatureSettings = FeatureSettings()
     return items
 
 
-def _own_features(blocks: list[Block], settings: FeatureSettings, lang: str, rules: str) -> list[list[str]]:
-    """Each block's own features (no neighbours)."""
+def _counted(feats: list[str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for x in feats:
+        out[x] = out.get(x, 0.0) + 1.0
+    return out
+
+
+def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSettings(), lang: str = "en",
+                 rules: str = "") -> list[list[str]]:
+    """Each block's own features (no neighbours: the gate's scorer adds those)."""
     if not blocks:
         return []
     stop = word_list(rules, lang, "stopwords.txt")
@@ -265,13 +358,20 @@ def _own_features(blocks: list[Block], settings: FeatureSettings, lang: str, rul
     facts: list[_Facts] = []
     dup: dict[str, int] = {}
     for b in blocks:
-        text = " ".join(b.text().split())
-        words = len(text.split())
-        letters = sum(map(str.isalnum, text))
+        toks = b.text().split()
+        text = " ".join(toks)
+        words = len(toks)
+        if text.isascii():
+            data = text.encode("ascii")
+            digits = _count(data, _ASCII_DIGIT)
+            letters = _count(data, _ASCII_ALPHA) + digits
+        else:
+            letters = sum(map(str.isalnum, text))
+            digits = sum(map(str.isdigit, text))
         ll = min(links.get(b.source, 0), letters)
         sentences = max(1, len(_SENTENCE_END.findall(text))) if words else 0
-        facts.append(_Facts(text, words, ll, letters, sentences))
         key = text.lower()
+        facts.append(_Facts(text, key, toks, words, ll, letters, sentences, digits))
         dup[key] = dup.get(key, 0) + 1
     n = len(blocks)
     total_words = sum(f.words for f in facts) or 1
@@ -283,17 +383,7 @@ def _own_features(blocks: list[Block], settings: FeatureSettings, lang: str, rul
     td_words: dict = {}
     if "group" in fam or "document" in fam:
         for b, f in zip(blocks, facts):
-            chain = tree.chain(b.source) if b.source is not None else ()
-            div = td = None
-            for el in reversed(chain):
-                tag = tree.name(el)
-                if td is None and tag in ("td", "th"):
-                    td = el
-                if div is None and tag in ("div", "section", "article", "main", "td", "body", "form",
-                                           "center", "aside", "nav", "header", "footer"):
-                    div = el
-                if div is not None and td is not None:
-                    break
+            div, td = tree.groups(b.source) if b.source is not None else (None, None)
             outside = f.words * (1 - f.link_letters / f.letters) if f.letters else 0
             div_of.append(div)
             td_of.append(td)
@@ -306,6 +396,36 @@ def _own_features(blocks: list[Block], settings: FeatureSettings, lang: str, rul
     seen: set[str] = set()
     own: list[list[str]] = []
     prev_chain: tuple = ()
+    br = bisect_right
+    Rb, Cb, Qb = _below(R), _below(C), _below(Q)
+    names = {p: _names(p, R) for p in ("char.alpha", "char.digit", "char.upper", "char.punct", "char.space",
+                                       "tok.upper-initial", "tok.all-upper", "tok.digit", "tok.stopword",
+                                       "div-group.word-ratio", "td-group.word-ratio", "position",
+                                       "link-density")}
+    names.update({p: _names(p, C) for p in ("chars", "tokens", "stopwords", "sentences", "sentence-len",
+                                            "duplicate-count", "text-density", "split.br")})
+    names.update({p: _names(p, Q) for p in ("quotient.prev", "quotient.next")})
+    hits: list[list[str]] = [[] for _ in blocks]
+    if "content" in fam:
+        for f, h in zip(facts, hits):
+            # each expression only where a string it cannot match without is found
+            # (the same features, a fraction of the regular-expression work)
+            text, folded = f.text, f.lower
+            if ("://" in text or "www" in folded) and _URL.search(text):
+                h.append("regexp.url")
+            if f.digits:
+                if _DATE.search(text):
+                    h.append("regexp.date")
+                if ":" in text and _TIME.search(text):
+                    h.append("regexp.time")
+            if "@" in text and _EMAIL.search(text):
+                h.append("regexp.email")
+            if ("©" in text or "(c)" in folded or "copyright" in folded or "rights reserved" in folded) \
+                    and _COPYRIGHT.search(text):
+                h.append("regexp.copyright")
+    page_wide = [f"doc.words={bucket(total_words, C)}", f"doc.sentences={bucket(total_sentences, C)}",
+                 f"doc.blocks={bucket(n, C)}", f"doc.max-div-group={bucket(max_div, R)}",
+                 f"doc.max-td-group={bucket(max_td, R)}"]
     for i, (b, f) in enumerate(zip(blocks, facts)):
         out: list[str] = []
         text = f.text
@@ -313,10 +433,9 @@ def _own_features(blocks: list[Block], settings: FeatureSettings, lang: str, rul
         if "markup" in fam:
             out.append(f"tag.{b.tag}")
             out.append(f"kind.{b.kind}")
-            for el in chain[:-1] if chain and chain[-1] is b.source else chain:
-                out.extend(tree.marks_of(el))
             if chain:
-                out.extend(m for m in tree.marks_of(chain[-1]) if m.count(".") > 1)
+                out.extend(tree.above(chain[-1]) if chain[-1] is b.source else tree.inherited(chain[-1]))
+                out.extend(tree.own_marks(chain[-1]))
         if "split" in fam:
             k = 0
             while k < len(chain) and k < len(prev_chain) and chain[k] is prev_chain[k]:
@@ -331,30 +450,40 @@ def _own_features(blocks: list[Block], settings: FeatureSettings, lang: str, rul
                 out.append(f"split.open.{t}")
                 counts[t] = counts.get(t, 0) + 1
             out.extend(f"split.{t}={bucket(c, C)}" for t, c in counts.items())
-            brs = sum(1 for x in b.inlines if x is BR)
-            out.append(f"split.br={bucket(brs, C)}")
+            brs = sum(map(is_, b.inlines, repeat(BR)))
+            out.append(names["split.br"][br(Cb, brs) - 1])
             prev_chain = chain
         if "content" in fam:
             nc = len(text) or 1
-            alpha = sum(map(str.isalpha, text))
-            digit = sum(map(str.isdigit, text))
-            upper = sum(map(str.isupper, text))
+            if text.isascii():
+                data = text.encode("ascii")
+                alpha = _count(data, _ASCII_ALPHA)
+                digit = _count(data, _ASCII_DIGIT)
+                upper = _count(data, _ASCII_UPPER)
+            else:
+                alpha = sum(map(str.isalpha, text))
+                digit = sum(map(str.isdigit, text))
+                upper = sum(map(str.isupper, text))
             space = text.count(" ")
             punct = nc - alpha - digit - space
-            out += [f"char.alpha={bucket(alpha / nc, R)}", f"char.digit={bucket(digit / nc, R)}",
-                    f"char.upper={bucket(upper / nc, R)}", f"char.punct={bucket(punct / nc, R)}",
-                    f"char.space={bucket(space / nc, R)}", f"chars={bucket(len(text), C)}",
-                    f"tokens={bucket(f.words, C)}"]
-            toks = text.split()
+            out += [names["char.alpha"][br(Rb, alpha / nc) - 1], names["char.digit"][br(Rb, digit / nc) - 1],
+                    names["char.upper"][br(Rb, upper / nc) - 1], names["char.punct"][br(Rb, punct / nc) - 1],
+                    names["char.space"][br(Rb, space / nc) - 1], names["chars"][br(Cb, len(text)) - 1],
+                    names["tokens"][br(Cb, f.words) - 1]]
+            toks = f.toks
             if toks:
                 nt = len(toks)
-                out += [f"tok.upper-initial={bucket(sum(map(str.isupper, map(itemgetter(0), toks))) / nt, R)}",
-                        f"tok.all-upper={bucket(sum(map(str.isupper, toks)) / nt, R)}",
-                        f"tok.digit={bucket(sum(map(_has_digit, toks)) / nt, R)}"]
-                n_stop = sum(map(stop.__contains__, map(methodcaller("strip", _STRIP), text.lower().split())))
-                out += [f"tok.stopword={bucket(n_stop / nt, R)}", f"stopwords={bucket(n_stop, C)}"]
-            out += [f"sentences={bucket(f.sentences, C)}",
-                    f"sentence-len={bucket(f.words / f.sentences if f.sentences else 0, C)}"]
+                # no upper-case (digit) character: no token counted (the same figures, faster)
+                ui = sum(map(str.isupper, map(itemgetter(0), toks))) if upper else 0
+                au = sum(map(str.isupper, toks)) if upper else 0
+                dg = (len(_ASCII_DIGIT_TOKEN.findall(text)) if text.isascii() else sum(map(_has_digit, toks))) \
+                    if digit else 0
+                out += [names["tok.upper-initial"][br(Rb, ui / nt) - 1], names["tok.all-upper"][br(Rb, au / nt) - 1],
+                        names["tok.digit"][br(Rb, dg / nt) - 1]]
+                n_stop = sum(map(stop.__contains__, map(methodcaller("strip", _STRIP), f.lower.split())))
+                out += [names["tok.stopword"][br(Rb, n_stop / nt) - 1], names["stopwords"][br(Cb, n_stop) - 1]]
+            out += [names["sentences"][br(Cb, f.sentences) - 1],
+                    names["sentence-len"][br(Cb, f.words / f.sentences if f.sentences else 0) - 1]]
             first = text[:1]
             out.append("begin.upper" if first.isupper() else "begin.lower" if first.islower()
                        else "begin.digit" if first.isdigit() else "begin.other")
@@ -362,33 +491,29 @@ def _own_features(blocks: list[Block], settings: FeatureSettings, lang: str, rul
             out.append("end.stop" if last in ".!?\"”'" else "end.colon" if last == ":" else "end.other")
             if _BULLET.match(text):
                 out.append("bullet")
-            if _ANY_REGEXP.search(text):  # one cheap test first: most blocks match none
-                for name, rx in _REGEXPS:
-                    if rx.search(text):
-                        out.append(f"regexp.{name}")
+            out += hits[i]
         if "duplicate" in fam:
-            key = text.lower()
-            out.append(f"duplicate-count={bucket(dup[key], C)}")
+            key = f.lower
+            out.append(names["duplicate-count"][br(Cb, dup[key]) - 1])
             if dup[key] > 1 and key not in seen:
                 out.append("first-duplicate")
             seen.add(key)
         if "group" in fam:
             d, t = div_of[i], td_of[i]
-            out.append(f"div-group.word-ratio={bucket(div_words.get(d, 0) / total_words, R)}")
-            out.append(f"td-group.word-ratio={bucket(td_words.get(t, 0) / total_words, R)}"
+            out.append(names["div-group.word-ratio"][br(Rb, div_words.get(d, 0) / total_words) - 1])
+            out.append(names["td-group.word-ratio"][br(Rb, td_words.get(t, 0) / total_words) - 1]
                        if t is not None else "td-group.none")
         if "document" in fam:
-            out += [f"position={bucket(i / n, R)}", f"doc.words={bucket(total_words, C)}",
-                    f"doc.sentences={bucket(total_sentences, C)}", f"doc.blocks={bucket(n, C)}",
-                    f"doc.max-div-group={bucket(max_div, R)}", f"doc.max-td-group={bucket(max_td, R)}"]
+            out.append(names["position"][br(Rb, i / n) - 1])
+            out += page_wide
         if "shallow" in fam:
-            out.append(f"link-density={bucket(f.link_letters / f.letters if f.letters else 0, R)}")
+            out.append(names["link-density"][br(Rb, f.link_letters / f.letters if f.letters else 0) - 1])
             lines = max(1, -(-len(text) // 80))
-            out.append(f"text-density={bucket(f.words / lines, C)}")
+            out.append(names["text-density"][br(Cb, f.words / lines) - 1])
             pw = facts[i - 1].words if i else 0
             nw = facts[i + 1].words if i + 1 < n else 0
-            out.append(f"quotient.prev={bucket(pw / f.words if f.words else 10.0, Q)}")
-            out.append(f"quotient.next={bucket(f.words / nw if nw else 10.0, Q)}")
+            out.append(names["quotient.prev"][br(Qb, pw / f.words if f.words else 10.0) - 1])
+            out.append(names["quotient.next"][br(Qb, f.words / nw if nw else 10.0) - 1])
         own.append(out)
     return own
 
