@@ -111,7 +111,6 @@ _DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b(?:jan|feb|mar|apr|ma
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights reserved", re.I)
 _REGEXPS = (("url", _URL), ("date", _DATE), ("time", _TIME), ("email", _EMAIL), ("copyright", _COPYRIGHT))
-_ANY_REGEXP = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _REGEXPS), re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•·»>■□◦▪‣–—|]|\d{1,2}[.)]\s)")
 _STRIP = ".,;:!?\"'()[]«»“”‘’"
 
