@@ -351,3 +351,12 @@ def test_removed_link_items_name_their_input_file(tmp_path: Path, capsys) -> Non
     assert pages == {str(tmp_path / "a" / "20.html"), str(tmp_path / "b" / "20.html")}
     assert {line.split("\t")[2] for line in lines} == {"Home", "News", "Contact"}
     assert "link-list items removed: 6" in capsys.readouterr().err
+
+
+def test_outputs_are_readable_like_ordinary_files(tmp_path: Path) -> None:
+    from kitten.io.files import atomic_write
+
+    atomic_write(tmp_path / "a.txt", "x")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (tmp_path / "a.txt").stat().st_mode & 0o777 == 0o666 & ~mask

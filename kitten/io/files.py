@@ -121,15 +121,27 @@ def plan_outputs(items: list[InputFile]) -> list[InputFile]:
     return planned
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()  # read once at import (os.umask can only be read by setting it)
+
+
 def atomic_write(path: Path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename: a reader never
-    sees a partial file, and an interrupted batch never leaves a truncated one."""
+    sees a partial file, and an interrupted batch never leaves a truncated one. The file
+    gets the permissions of an ordinary new file (0666 less the umask), not the temporary
+    file's 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
+            os.fchmod(fh.fileno(), 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException:
         try:
