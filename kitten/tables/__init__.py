@@ -125,8 +125,7 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
 def _clause_blocks(grid: Grid, clauses: list[Clause], table) -> list[Block]:
     out = []
     for c in clauses:
-        row_cells = [x for x in grid.cells if x.row == c.row]
-        source = row_cells[0].element.getparent() if row_cells else table
+        source = grid.rows[c.row] if c.row < len(grid.rows) else table
         kind = "table_row" if c.kind == "row" else "table_cell"
         out.append(Block(kind, "tr" if c.kind == "row" else "td", source, [c.text], table))
     return out

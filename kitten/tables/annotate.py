@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterable, TextIO
 
 from kitten.tables.corpus import CODE_OF, CODES, TABLE_LABELS, PageTable
+from kitten.tables.features import is_link_cell, markup
 from kitten.tables.grid import Grid
 
 WIDTH = 38  # characters of a cell shown in a grid line
@@ -82,19 +83,13 @@ def suggest_table(grid: Grid) -> str:
     filled = [t for t in texts if t]
     if len(filled) < 4 or len(filled) < 0.5 * len(texts):
         return "layout"
-    links = sum(1 for c in grid.cells if c.text and _all_link(c))
+    links = sum(1 for c in grid.cells if is_link_cell(c, markup(c)))
     long_cells = sum(1 for t in filled if len(t) > 80)
     if links > 0.5 * len(filled) or long_cells > 0.25 * len(filled):
         return "layout"
     has_th = any(c.tag == "th" for c in grid.cells)
     numeric = sum(1 for t in filled if _NUMERIC.match(t))
     return "data" if has_th or numeric >= 0.2 * len(filled) else "layout"
-
-
-def _all_link(cell) -> bool:
-    text = "".join(cell.element.itertext()).strip()
-    links = "".join(t for a in cell.element.iter("{http://www.w3.org/1999/xhtml}a") for t in a.itertext()).strip()
-    return bool(text) and len(links) >= 0.9 * len(text)
 
 
 def suggest_cells(grid: Grid) -> dict[tuple[int, int], str]:

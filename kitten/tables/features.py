@@ -148,6 +148,11 @@ def markup(cell: Cell) -> Markup:
     return m
 
 
+def is_link_cell(cell: Cell, m: Markup) -> bool:
+    """The cell's text is (almost) all link text."""
+    return bool(cell.text) and m.link_chars >= 0.9 * len(cell.text)
+
+
 def _mean_sd(values: list[float]) -> tuple[float, float]:
     if not values:
         return 0.0, 0.0
@@ -222,7 +227,7 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     words = [len(c.text.split()) for c in filled]
     marks = v.marks
     types = v.types
-    links = sum(1 for c in filled if marks[id(c)].link_chars >= 0.9 * len(c.text))
+    links = sum(1 for c in filled if is_link_cell(c, marks[id(c)]))
     forms = sum(1 for c in cells if marks[id(c)].forms)
     images = sum(1 for c in cells if marks[id(c)].images)
     alpha = sum(1 for c in filled if types[id(c)] == "alpha")
@@ -321,7 +326,7 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             rm, cm, breaks.get(c.element, 0), float(c.tag == "th"),
             min(1.0, m.emphasis_chars / length) if length else 0.0,
             float(t == "numeric"), float(t == "date"), float(t == "alpha"), float(t == "empty"),
-            length, len(c.text.split()), float(length > 0 and m.link_chars >= 0.9 * length),
+            length, len(c.text.split()), float(is_link_cell(c, m)),
             sum(1 for x in others_r if x == t) / (len(others_r) or 1),
             sum(1 for x in others_c if x == t) / (len(others_c) or 1),
             rth, cth, rem, cem,

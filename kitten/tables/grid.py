@@ -51,6 +51,7 @@ class Grid:
     n_rows: int
     n_cols: int
     slots: list[list[Cell | None]]  # slots[row][col]: the cell covering it, None if none
+    rows: list[Any] = field(default_factory=list, repr=False)  # the tr element of each row
     caption: str = ""
     clipped: int = 0  # spans clipped by the bounds or by the end of a row group
 
@@ -165,4 +166,4 @@ def build_grid(table, max_rows: int = 2000, max_columns: int = 100, max_span: in
         if child.tag == _CAPTION:
             caption = " ".join("".join(child.itertext()).split())
             break
-    return Grid(cells, len(rows), n_cols, slots, caption, clipped)
+    return Grid(cells, len(rows), n_cols, slots, [tr for _, tr in rows], caption, clipped)
