@@ -67,7 +67,10 @@ class Block:
 
     def text(self) -> str:
         """The block's text with line breaks as newlines (white space not collapsed)."""
-        return "".join("\n" if x is BR else x for x in self.inlines)
+        inlines = self.inlines
+        if BR not in inlines:  # most blocks: no line break
+            return "".join(inlines)  # type: ignore[arg-type]
+        return "".join("\n" if x is BR else x for x in inlines)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,14 +10,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 from pathlib import Path
 
 from kitten.boilerplate.features import FeatureSettings
 from kitten.resources import classifiers_dir
 
 MODEL_NAME = "boilerplate.crfsuite"
-MISSING = ("the boilerplate step (--boilerplate crf) needs python-crfsuite: "
-           "pip install 'kitten[crf]' (or pip install python-crfsuite)")
+MISSING = ("the boilerplate step (--boilerplate crf) needs python-crfsuite and numpy: "
+           "pip install 'kitten[crf]' (or pip install python-crfsuite numpy)")
 
 
 class CrfUnavailable(RuntimeError):
@@ -42,93 +43,102 @@ def settings_path(model: Path) -> Path:
 
 
 class Scorer:
-    """The model's weights in Python dicts, and Viterbi over them: the labels CRFsuite's
+    """The model's weights as one matrix, and Viterbi over them: the labels CRFsuite's
     tagger gives for the lists :func:`~kitten.boilerplate.features.block_features`
     builds (what the model was trained on: a repeated feature counts each time),
     without building them. Each feature name has one row: its own weights, then its
     weights as a neighbour's feature (``-1:name``, ``+1:name``; none for the page-wide
-    features, which the neighbours never see), so a block's own list is looked up once.
-    Weights as ``Tagger.info()`` reads them (6 decimals): near-ties could differ from
-    CRFsuite's own tagger (the tests compare the two)."""
+    features, which the neighbours never see), so a block's own list is looked up once
+    and a page's blocks are summed in one vectorized call (numpy). Weights as
+    ``Tagger.info()`` reads them (6 decimals): near-ties could differ from CRFsuite's
+    own tagger (the tests compare the two)."""
 
     def __init__(self, info, window: tuple[int, ...]) -> None:
+        np = numpy()
         labels = sorted(info.labels, key=lambda k: int(info.labels[k]))
         self.labels = labels
         self.window = window
         pos = {lab: k for k, lab in enumerate(labels)}
         n = len(labels)
-        weights: dict[str, list[float]] = {}
-        for (attr, lab), w in info.state_features.items():
-            weights.setdefault(attr, [0.0] * n)[pos[lab]] = w
-        prefixes = {d: f"{d:+d}:" for d in window}
-        self.own: dict[str, tuple[float, ...]] = {}
-        self.near: dict[int, dict[str, tuple[float, ...]]] = {d: {} for d in window}
-        for attr, w in weights.items():
-            for d, p in prefixes.items():
-                if attr.startswith(p):
-                    self.near[d][attr[len(p):]] = tuple(w)
-                    break
-            else:
-                self.own[attr] = tuple(w)
-        zero = (0.0,) * n
-        self.ends = {d: self.near[d].get("BOS" if d < 0 else "EOS", zero) for d in window}
-        self.bias = self.own.get("bias", zero)
-        self.trans = [[0.0] * n for _ in range(n)]
-        for (a, b), w in info.transitions.items():
-            self.trans[pos[a]][pos[b]] = w
-        # one row per feature name: its own weights, then its weights as seen from each offset
-        self.rows: dict[str, tuple[float, ...]] = {}
-        for x in set(self.own).union(*(self.near[d] for d in window)):
-            row = self.own.get(x, zero)
-            for d in window:
-                row += self.near[d].get(x, zero)
-            self.rows[x] = row
+        prefixes = {f"{d:+d}:": w for w, d in enumerate(window, 1)}
+        # row 0: unknown features (zeros); columns: own weights, then one band per offset
+        self.index: dict[str, int] = {}
+        cells: list[tuple[int, int, float]] = []
+        for (attr, lab), weight in info.state_features.items():
+            band = 0
+            head, sep, rest = attr.partition(":")
+            if sep and head + ":" in prefixes:
+                band, attr = prefixes[head + ":"], rest
+            row = self.index.setdefault(attr, len(self.index) + 1)
+            cells.append((row, band * n + pos[lab], weight))
+        self.weights = np.zeros((len(self.index) + 1, n * (1 + len(window))))
+        if cells:
+            rows, cols, values = zip(*cells)
+            self.weights[list(rows), list(cols)] = values
+        zero = np.zeros(n)
+
+        def own_row(name: str):
+            return self.weights[self.index[name], :n] if name in self.index else zero
+
+        self.bias = own_row("bias")
+        self.ends = []
+        for w, d in enumerate(window, 1):
+            end = "BOS" if d < 0 else "EOS"
+            self.ends.append(self.weights[self.index[end], w * n:(w + 1) * n] if end in self.index else zero)
+        self.trans = np.zeros((n, n))
+        for (a, b), weight in info.transitions.items():
+            self.trans[pos[a], pos[b]] = weight
 
     def tag(self, own: list[list[str]]) -> list[str]:
         """Labels of the blocks whose own features (no neighbours) are ``own``."""
         m = len(own)
         if not m:
             return []
+        np = numpy()
         n = len(self.labels)
-        get = self.rows.get
-        width = n * (1 + len(self.window))
-        zero = (0.0,) * width
-        sums = []
+        get = self.index.get
+        # each block's rows, after a leading zero row (so that an empty list sums to zero)
+        ids: list[int] = []
+        starts: list[int] = []
         for feats in own:
-            rows = [r for r in map(get, feats) if r is not None]
-            sums.append([sum(c) for c in zip(*rows)] if rows else list(zero))
-        bias = self.bias
-        unary = [[s[k] + bias[k] for k in range(n)] for s in sums]
+            starts.append(len(ids))
+            ids.append(0)
+            ids.extend(map(get, feats, repeat(0)))
+        sums = np.add.reduceat(self.weights.take(ids, axis=0), starts, axis=0)
+        unary = sums[:, :n] + self.bias
         for w, d in enumerate(self.window, 1):
-            end, off = self.ends[d], w * n
-            for i in range(m):
-                j = i + d
-                add = sums[j][off:off + n] if 0 <= j < m else end
-                u = unary[i]
-                for k in range(n):
-                    u[k] += add[k]
+            band = sums[:, w * n:(w + 1) * n]
+            if d < 0:
+                unary[-d:] += band[:d] if -d < m else 0
+                unary[:min(-d, m)] += self.ends[w - 1]
+            elif d > 0:
+                unary[:-d] += band[d:] if d < m else 0
+                unary[max(m - d, 0):] += self.ends[w - 1]
+            else:
+                unary += band
         trans = self.trans
         score = unary[0]
-        back: list[list[int]] = []
+        back = np.empty((m, n), dtype=np.intp)
         for i in range(1, m):
-            new, arg = [], []
-            for k in range(n):
-                best, bk = None, 0
-                for a in range(n):
-                    v = score[a] + trans[a][k]
-                    if best is None or v > best:
-                        best, bk = v, a
-                new.append(best + unary[i][k])
-                arg.append(bk)
-            score = new
-            back.append(arg)
-        k = max(range(n), key=score.__getitem__)
+            cand = score[:, None] + trans  # cand[a, k]: from label a to label k
+            back[i] = cand.argmax(axis=0)  # the first best on ties, as CRFsuite
+            score = cand.max(axis=0) + unary[i]
+        k = int(score.argmax())
         path = [k]
-        for arg in reversed(back):
-            k = arg[k]
+        for i in range(m - 1, 0, -1):
+            k = int(back[i, k])
             path.append(k)
         path.reverse()
         return [self.labels[k] for k in path]
+
+
+def numpy():
+    """The ``numpy`` module (the scorer's vectorized sums), or :class:`CrfUnavailable`."""
+    try:
+        import numpy
+    except ImportError as exc:
+        raise CrfUnavailable(MISSING) from exc
+    return numpy
 
 
 @dataclass
@@ -165,6 +175,7 @@ class Model:
 def load_model(path: str) -> Model:
     """The tagger and its feature settings (once per process)."""
     pycrfsuite = crfsuite()
+    numpy()  # the scorer's; checked now rather than on the first page
     p = Path(path)
     if not p.is_file():
         raise CrfUnavailable(f"no boilerplate model at {p}: run kitten train boilerplate")

@@ -52,6 +52,7 @@ from bisect import bisect_right
 from itertools import repeat
 from operator import is_, itemgetter, methodcaller
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 
 from kitten.document import BR, Block
 from kitten.resources import word_list
@@ -103,11 +104,13 @@ def bucket(value: float, thresholds: tuple[float, ...]) -> float:
 
 
 _WORD = re.compile(r"\w+")
-_SENTENCE_END = re.compile(r"[.!?]+(?:\s|$)")
 _URL = re.compile(r"https?://|www\.\w", re.I)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+")
 _DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
                    r"[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
+#: what each alternative of :data:`_DATE` needs: digits around a separator, or a month
+_DATE_NUMERIC = re.compile(r"\d[./-]\d")
+_MONTH = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")  # on lower-cased text
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights reserved", re.I)
 _REGEXPS = (("url", _URL), ("date", _DATE), ("time", _TIME), ("email", _EMAIL), ("copyright", _COPYRIGHT))
@@ -122,17 +125,6 @@ def _has_digit(token: str) -> bool:
 _TOKEN_SPLIT = re.compile(r"[\W_]+")
 
 
-def _original(el) -> str:
-    tag = el.tag
-    local = tag[_NS_LEN:] if isinstance(tag, str) and tag.startswith(_NS) else str(tag)
-    cls = el.get("class")
-    if cls and "kitten-" in cls:
-        for token in cls.split():
-            if token.startswith("kitten-"):
-                return token[7:]
-    return local
-
-
 def _tokens(value: str) -> list[str]:
     return [t for t in _TOKEN_SPLIT.split(re.sub(r"\d+", "", value.lower())) if t and t != "kitten"]
 
@@ -142,94 +134,64 @@ _DIVS = frozenset(("div", "section", "article", "main", "td", "body", "form", "c
                    "header", "footer"))
 
 
-class _Tree:
-    """Per-element facts, cached: ancestor chain and container features."""
+#: the context of an element outside ``body`` (or of ``body`` itself)
+_NO_CONTEXT: tuple = ((), (), (), (), (), None, None)
 
-    __slots__ = ("chains", "marks", "names", "body", "aboves", "owns", "group")
+
+class _Tree:
+    """Per-element facts, each computed once from the parent's (:meth:`context`)."""
+
+    __slots__ = ("contexts", "marks", "body")
 
     def __init__(self, body):
-        self.chains: dict = {}
+        self.contexts: dict = {}
         self.marks: dict = {}
-        self.names: dict = {}
-        self.aboves: dict = {}
-        self.owns: dict = {}
-        self.group: dict = {}
         self.body = body
 
-    def above(self, el) -> tuple[str, ...]:
-        """``container.*`` features of the ancestors of ``el`` in its chain (``el`` excluded)."""
-        a = self.aboves.get(el)
-        if a is None:
-            c = self.chain(el)
-            a = self.aboves[el] = self.inherited(c[-2]) if len(c) > 1 else ()
-        return a
-
-    def inherited(self, el) -> tuple[str, ...]:
-        """``container.*`` features of the whole chain of ``el`` (``el`` included)."""
-        return self.above(el) + self.marks_of(el)
-
-    def groups(self, el) -> tuple:
-        """The nearest ``div``-like and the nearest ``td``/``th`` element in the chain of
-        ``el`` (``el`` included; ``None`` when there is none)."""
-        g = self.group.get(el)
-        if g is None:
-            c = self.chain(el)
-            if not c:
-                g = (None, None)
+    def context(self, el) -> tuple:
+        """``(chain, names, inherited, above, own, div, td)`` of ``el``: the elements
+        from ``body`` (excluded) down to ``el`` (included) and their original names;
+        the ``container.*`` features of that chain, with and without ``el``'s own;
+        ``el``'s class/id features (not its ``container.<tag>``); the nearest
+        ``div``-like and ``td``/``th`` element of the chain (``None`` when there is none)."""
+        c = self.contexts.get(el)
+        if c is None:
+            parent = el.getparent()
+            if parent is None or el is self.body:
+                c = _NO_CONTEXT
             else:
-                div, td = self.groups(c[-2]) if len(c) > 1 else (None, None)
-                tag = self.name(el)
+                chain, names, above, _, _, div, td = self.context(parent)
+                tag, marks, own = self.marks_of(el)
                 if tag in _TD:
                     td = el
                 if tag in _DIVS:
                     div = el
-                g = (div, td)
-            self.group[el] = g
-        return g
-
-    def own_marks(self, el) -> tuple[str, ...]:
-        """The class/id features of the block's own element (not its ``container.<tag>``)."""
-        o = self.owns.get(el)
-        if o is None:
-            o = self.owns[el] = tuple(m for m in self.marks_of(el) if m.count(".") > 1)
-        return o
-
-    def name(self, el) -> str:
-        """The element's original name (cached)."""
-        n = self.names.get(el)
-        if n is None:
-            n = self.names[el] = _original(el)
-        return n
-
-    def chain(self, el) -> tuple:
-        """The elements from ``body`` (excluded) down to ``el`` (included)."""
-        c = self.chains.get(el)
-        if c is None:
-            parent = el.getparent()
-            if parent is None or el is self.body:
-                c = ()
-            else:
-                c = self.chain(parent) + (el,)
-            self.chains[el] = c
+                c = (chain + (el,), names + (tag,), above + marks, above, own, div, td)
+            self.contexts[el] = c
         return c
 
-    def marks_of(self, el) -> tuple[str, ...]:
-        """``container.*`` features of one element."""
-        m = self.marks.get(el)
+    def marks_of(self, el) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+        """The original name of ``el`` (renamed HTML5 elements carry it as a
+        ``kitten-<name>`` class), its ``container.*`` features, and those of its class
+        and id alone."""
+        key = (el.tag, el.get("class"), el.get("id"))
+        m = self.marks.get(key)  # elements of the same name, class and id
         if m is None:
-            tag = self.name(el)
-            key = (tag, el.get("class"), el.get("id"))
-            m = self.marks.get(key)  # elements of the same name, class and id
-            if m is None:
-                out = [f"container.{tag}"]
-                for v in key[1:]:
-                    if v:
-                        toks = _tokens(v)
-                        out.extend(f"container.{tag}.{t}" for t in toks[:3])
-                        low = v.lower()
-                        out.extend(f"container.kw.{k}" for k in KEYWORDS if k in low)
-                m = self.marks[key] = tuple(dict.fromkeys(out))
-            self.marks[el] = m
+            tag, cls = key[0], key[1]
+            tag = tag[_NS_LEN:] if isinstance(tag, str) and tag.startswith(_NS) else str(tag)
+            if cls and "kitten-" in cls:
+                for token in cls.split():
+                    if token.startswith("kitten-"):
+                        tag = token[7:]
+                        break
+            out = [f"container.{tag}"]
+            for v in key[1:]:
+                if v:
+                    out.extend(f"container.{tag}.{t}" for t in _tokens(v)[:3])
+                    low = v.lower()
+                    out += [f"container.kw.{k}" for k in KEYWORDS if k in low]
+            marks = tuple(dict.fromkeys(out))
+            m = self.marks[key] = (tag, marks, tuple(x for x in marks if x.count(".") > 1))
         return m
 
 
@@ -250,8 +212,9 @@ _ASCII_DIGIT = b"0123456789"
 _ASCII_UPPER = bytes(range(65, 91))
 
 
-#: a token (the text's tokens are separated by single spaces) with an ASCII digit
-_ASCII_DIGIT_TOKEN = re.compile(r"[^ ]*[0-9][^ ]*")
+#: from the first ASCII digit of a token to its end (the text's tokens are separated
+#: by single spaces): one match per token with a digit
+_ASCII_DIGIT_TOKEN = re.compile(r"[0-9][^ ]*")
 
 
 def _count(data: bytes, chars: bytes) -> int:
@@ -264,6 +227,19 @@ def _names(prefix: str, thresholds: tuple[float, ...]) -> list[str]:
     first one twice: ``names[bisect_right(_below(thresholds), value) - 1]`` is the
     feature of ``value`` (values below every threshold map to the first)."""
     return [f"{prefix}={t}" for t in (thresholds[:1] + thresholds)]
+
+
+@lru_cache(maxsize=8)
+def _feature_names(R: tuple[float, ...], C: tuple[float, ...], Q: tuple[float, ...]) -> dict[str, list[str]]:
+    """The names of every bucketed feature, per prefix (see :func:`_names`; read only)."""
+    names = {p: _names(p, R) for p in ("char.alpha", "char.digit", "char.upper", "char.punct", "char.space",
+                                       "tok.upper-initial", "tok.all-upper", "tok.digit", "tok.stopword",
+                                       "div-group.word-ratio", "td-group.word-ratio", "position",
+                                       "link-density")}
+    names.update({p: _names(p, C) for p in ("chars", "tokens", "stopwords", "sentences", "sentence-len",
+                                            "duplicate-count", "text-density", "split.br")})
+    names.update({p: _names(p, Q) for p in ("quotient.prev", "quotient.next")})
+    return names
 
 
 def _below(thresholds: tuple[float, ...]) -> tuple[float, ...]:
@@ -368,7 +344,9 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
             letters = sum(map(str.isalnum, text))
             digits = sum(map(str.isdigit, text))
         ll = min(links.get(b.source, 0), letters)
-        sentences = max(1, len(_SENTENCE_END.findall(text))) if words else 0
+        # runs of . ! ? followed by a space or the end (white space is single spaces here)
+        sentences = max(1, text.count(". ") + text.count("! ") + text.count("? ") + (text[-1] in ".!?")) \
+            if words else 0
         key = text.lower()
         facts.append(_Facts(text, key, toks, words, ll, letters, sentences, digits))
         dup[key] = dup.get(key, 0) + 1
@@ -382,7 +360,7 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
     td_words: dict = {}
     if "group" in fam or "document" in fam:
         for b, f in zip(blocks, facts):
-            div, td = tree.groups(b.source) if b.source is not None else (None, None)
+            _, _, _, _, _, div, td = tree.context(b.source) if b.source is not None else _NO_CONTEXT
             outside = f.words * (1 - f.link_letters / f.letters) if f.letters else 0
             div_of.append(div)
             td_of.append(td)
@@ -397,61 +375,49 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
     prev_chain: tuple = ()
     br = bisect_right
     Rb, Cb, Qb = _below(R), _below(C), _below(Q)
-    names = {p: _names(p, R) for p in ("char.alpha", "char.digit", "char.upper", "char.punct", "char.space",
-                                       "tok.upper-initial", "tok.all-upper", "tok.digit", "tok.stopword",
-                                       "div-group.word-ratio", "td-group.word-ratio", "position",
-                                       "link-density")}
-    names.update({p: _names(p, C) for p in ("chars", "tokens", "stopwords", "sentences", "sentence-len",
-                                            "duplicate-count", "text-density", "split.br")})
-    names.update({p: _names(p, Q) for p in ("quotient.prev", "quotient.next")})
-    hits: list[list[str]] = [[] for _ in blocks]
-    if "content" in fam:
-        for f, h in zip(facts, hits):
-            # each expression only where a string it cannot match without is found
-            # (the same features, a fraction of the regular-expression work)
-            text, folded = f.text, f.lower
-            if ("://" in text or "www" in folded) and _URL.search(text):
-                h.append("regexp.url")
-            if f.digits:
-                if _DATE.search(text):
-                    h.append("regexp.date")
-                if ":" in text and _TIME.search(text):
-                    h.append("regexp.time")
-            if "@" in text and _EMAIL.search(text):
-                h.append("regexp.email")
-            if ("©" in text or "(c)" in folded or "copyright" in folded or "rights reserved" in folded) \
-                    and _COPYRIGHT.search(text):
-                h.append("regexp.copyright")
+    names = _feature_names(R, C, Q)
     page_wide = [f"doc.words={bucket(total_words, C)}", f"doc.sentences={bucket(total_sentences, C)}",
                  f"doc.blocks={bucket(n, C)}", f"doc.max-div-group={bucket(max_div, R)}",
                  f"doc.max-td-group={bucket(max_td, R)}"]
+    prev_names: tuple = ()
+    split_names: dict[str, tuple[str, str]] = {}
+    split_counts: dict[tuple[str, int], str] = {}
     for i, (b, f) in enumerate(zip(blocks, facts)):
         out: list[str] = []
         text = f.text
-        chain = tree.chain(b.source) if b.source is not None else ()
+        chain, cnames, _, above, own_marks, _, _ = tree.context(b.source) if b.source is not None else _NO_CONTEXT
         if "markup" in fam:
             out.append(f"tag.{b.tag}")
             out.append(f"kind.{b.kind}")
             if chain:
-                out.extend(tree.above(chain[-1]) if chain[-1] is b.source else tree.inherited(chain[-1]))
-                out.extend(tree.own_marks(chain[-1]))
+                out.extend(above)
+                out.extend(own_marks)
         if "split" in fam:
-            k = 0
-            while k < len(chain) and k < len(prev_chain) and chain[k] is prev_chain[k]:
-                k += 1
+            # elements closed since the previous block, then those opened (siblings: one each)
+            n_chain = len(chain)
+            if n_chain and n_chain == len(prev_chain) and chain[:-1] == prev_chain[:-1]:
+                k = n_chain - 1 if chain[-1] is not prev_chain[-1] else n_chain
+            else:
+                k = 0
+                while k < n_chain and k < len(prev_chain) and chain[k] is prev_chain[k]:
+                    k += 1
             counts: dict[str, int] = {}
-            for el in prev_chain[k:]:
-                t = tree.name(el)
-                out.append(f"split.close.{t}")
+            for t in prev_names[k:]:
+                sn = split_names.get(t) or split_names.setdefault(t, (f"split.close.{t}", f"split.open.{t}"))
+                out.append(sn[0])
                 counts[t] = counts.get(t, 0) + 1
-            for el in chain[k:]:
-                t = tree.name(el)
-                out.append(f"split.open.{t}")
+            for t in cnames[k:]:
+                sn = split_names.get(t) or split_names.setdefault(t, (f"split.close.{t}", f"split.open.{t}"))
+                out.append(sn[1])
                 counts[t] = counts.get(t, 0) + 1
-            out.extend(f"split.{t}={bucket(c, C)}" for t, c in counts.items())
+            for t, c in counts.items():
+                sc = split_counts.get((t, c))
+                if sc is None:
+                    sc = split_counts[(t, c)] = f"split.{t}={bucket(c, C)}"
+                out.append(sc)
             brs = sum(map(is_, b.inlines, repeat(BR)))
             out.append(names["split.br"][br(Cb, brs) - 1])
-            prev_chain = chain
+            prev_chain, prev_names = chain, cnames
         if "content" in fam:
             nc = len(text) or 1
             if text.isascii():
@@ -490,7 +456,21 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
             out.append("end.stop" if last in ".!?\"”'" else "end.colon" if last == ":" else "end.other")
             if _BULLET.match(text):
                 out.append("bullet")
-            out += hits[i]
+            # each expression only where a string it cannot match without is found
+            # (the same features, a fraction of the regular-expression work)
+            folded = f.lower
+            if ("://" in text or "www" in folded) and _URL.search(text):
+                out.append("regexp.url")
+            if f.digits:
+                if (_DATE_NUMERIC.search(text) or _MONTH.search(folded)) and _DATE.search(text):
+                    out.append("regexp.date")
+                if ":" in text and _TIME.search(text):
+                    out.append("regexp.time")
+            if "@" in text and _EMAIL.search(text):
+                out.append("regexp.email")
+            if ("©" in text or "(c)" in folded or "copyright" in folded or "rights reserved" in folded) \
+                    and _COPYRIGHT.search(text):
+                out.append("regexp.copyright")
         if "duplicate" in fam:
             key = f.lower
             out.append(names["duplicate-count"][br(Cb, dup[key]) - 1])
