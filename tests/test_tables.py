@@ -18,7 +18,8 @@ from kitten.tables.collect import leaf_tables
 from kitten.tables.corpus import fill_text
 from kitten.tables.features import view
 from kitten.tables.grid import GridTooLarge, build_grid
-from kitten.tables.heuristics import empty_is_neutral, fix_types, full_width, header_row, narrow_thema
+from kitten.tables.heuristics import (empty_is_neutral, first_column, fix_types, full_width, header_row,
+                                      narrow_thema)
 from kitten.tables.model import model_from_dict
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tables"
@@ -198,6 +199,23 @@ def test_one_data_cell_in_a_row_of_headers_becomes_a_header():
     v = view(_typed("<table><tr><td>Name</td><td>1999</td><td>Team</td></tr><tr><td>a</td><td>b</td><td>c</td></tr></table>",
                     [["header", "data", "header"], ["data", "data", "data"]]))
     assert header_row(v) == 0
+
+
+def test_first_column_follows_the_corpus_conventions():
+    records = ("<table><tr><td>Year</td><td>Deaths</td><td>Injured</td></tr>"
+               "<tr><td>2012</td><td>794</td><td>12</td></tr><tr><td>2011</td><td>801</td><td>9</td></tr></table>")
+    # a td under its own column header, in a row of data: data ("Year: 2012 ; Deaths: 794")
+    v = view(_typed(records, [["header"] * 3, ["header", "data", "data"], ["header", "data", "data"]]))
+    assert first_column(v) == 2 and [c.type for c in v.grid.cells if c.col == 0] == ["header", "data", "data"]
+    # a th typed data in a row of data: a row header
+    v = view(_typed(records.replace("<td>2012</td>", "<th>2012</th>"),
+                    [["header"] * 3, ["data", "data", "data"], ["data", "data", "data"]]))
+    assert first_column(v) == 1 and v.grid.cells[3].type == "header"
+    # a key/value table whose first row was typed as headers: one value beside the key, unchanged
+    keys = ("<table><tr><td>Restaurant</td><td>Plunketts</td></tr><tr><td>Reviewer</td><td>Steve</td></tr>"
+            "<tr><td>Date</td><td>10-May-2006</td></tr></table>")
+    v = view(_typed(keys, [["header", "header"], ["header", "data"], ["header", "data"]]))
+    assert first_column(v) == 0
 
 
 def test_fix_types_names_the_rules_that_changed_something():

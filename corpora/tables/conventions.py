@@ -1,7 +1,9 @@
 """Labelling conventions applied over cells.jsonl after review (run once per new batch).
 
 Reviewers of different batches drew two lines differently; the README decides them and
-this script applies the decision to every record, noting in each record what changed:
+this script applies the decision to every record, noting in each record what changed
+(the rule is ``kitten.tables.heuristics.first_column_type``, which the cell typing also
+applies after the classifier, there with two data cells beside the cell, not one):
 
 1. ``first-column-data``: a first-column ``td`` (one column wide) in a record row, under
    its own column header (a header row above: no data, at least two headers), is data
@@ -18,41 +20,27 @@ import sys
 from pathlib import Path
 
 from kitten.tables.corpus import labelled_tables, read_jsonl, write_jsonl
+from kitten.tables.heuristics import first_column_type
 
 HERE = Path(__file__).resolve().parent
 CORPORA = HERE.parent.parent / ".cache" / "corpora"
 
 
-def _record_row(grid, types, cell) -> bool:
-    """The cell's row holds data besides the cell."""
-    return any(types[(x.row, x.col)] == "data" for x in grid.row_cells(cell.row) if x is not cell)
-
-
-def _header_above(grid, types, cell):
-    """The cell of column 0 in the nearest header row above (no data, two headers or more)."""
-    for r in range(cell.row - 1, -1, -1):
-        row = grid.row_cells(r)
-        if any(types[(x.row, x.col)] == "data" for x in row):
-            continue  # a record row (or a label/value row such as Majority / Turnout)
-        if sum(1 for x in row if x.text and types[(x.row, x.col)] == "header") < 2:
-            continue  # a label whose value is empty ("Snouts | (image)"), not a header row
-        top = grid.slots[r][0]
-        return top if top is not cell else None
-    return None
+def _typed(grid, types: dict):
+    """The grid with each cell's type set from ``types`` ((row, col) -> type)."""
+    for cell in grid.cells:
+        cell.type = types[(cell.row, cell.col)]
+    return grid
 
 
 def first_column_data(grid, types, cell) -> str | None:
-    if cell.tag == "td" and types[(cell.row, cell.col)] == "header" and _record_row(grid, types, cell):
-        top = _header_above(grid, types, cell)
-        if top is not None and top.text and types[(top.row, top.col)] == "header":
-            return "data"
-    return None
+    new = first_column_type(_typed(grid, types), cell, least=1)
+    return new if cell.tag == "td" else None
 
 
 def first_column_th(grid, types, cell) -> str | None:
-    if cell.tag == "th" and types[(cell.row, cell.col)] == "data" and _record_row(grid, types, cell):
-        return "header"
-    return None
+    new = first_column_type(_typed(grid, types), cell, least=1)
+    return new if cell.tag == "th" else None
 
 
 PASSES = (first_column_data, first_column_th)

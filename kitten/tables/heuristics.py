@@ -12,6 +12,12 @@ rules that changed something (logged, and shown in the JSON output).
 3. ``narrow_thema``: ``thema`` on a cell spanning less than half of the columns is a header.
 4. ``header_row``: in a row of headers, a single data cell that is not a number is a header
    too (the "one data cell in a row of headers" of the original).
+5. ``first_column``: the corpus conventions for first-column cells (one column wide, with
+   text, in a row holding other data), ``corpora/tables/README.md``: a ``td`` typed header
+   under its own column header (the nearest row above without data, with two headers or
+   more, has a header with text in column 0) is data ("Year | Deaths" over "2012 | 794":
+   2012 is data), and a ``th`` typed data is a header (numbered ``th`` rows).
+   ``corpora/tables/conventions.py`` applies the same function to the labels.
 
 Two more rules were tried and left out because they lowered cell F1 under cross
 validation (``data_row``: a single header among data cells becomes data;
@@ -86,7 +92,46 @@ def header_row(v: TableView) -> int:
     return n
 
 
-RULES = (empty_is_neutral, full_width, narrow_thema, header_row)
+def _record_row(grid, cell, least: int = 1) -> bool:
+    """The cell's row holds data (``least`` cells or more) besides the cell."""
+    return sum(x.type == "data" for x in grid.row_cells(cell.row) if x is not cell) >= least
+
+
+def _header_above(grid, cell):
+    """The cell of column 0 in the nearest header row above (no data, two headers or more)."""
+    for r in range(cell.row - 1, -1, -1):
+        row = grid.row_cells(r)
+        if any(x.type == "data" for x in row):
+            continue  # a record row (or a label/value row such as Majority / Turnout)
+        if sum(1 for x in row if x.text and x.type == "header") < 2:
+            continue  # a label whose value is empty ("Snouts | (image)"), not a header row
+        top = grid.slots[r][0]
+        return top if top is not cell else None
+    return None
+
+
+def first_column_type(grid, cell, least: int = 2) -> str | None:
+    """The type the conventions give a first-column cell, when it differs from its own."""
+    if cell.col != 0 or cell.colspan != 1 or not cell.text or not _record_row(grid, cell):
+        return None
+    if cell.tag == "td" and cell.type == "header" and _record_row(grid, cell, least):
+        top = _header_above(grid, cell)
+        if top is not None and top.text and top.type == "header":
+            return "data"
+    if cell.tag == "th" and cell.type == "data":
+        return "header"
+    return None
+
+
+def first_column(v: TableView) -> int:
+    # decided on the types as they are, then changed: a change must not decide another
+    changes = [(c, t) for c in v.grid.cells if (t := first_column_type(v.grid, c))]
+    for c, t in changes:
+        c.type = t
+    return len(changes)
+
+
+RULES = (empty_is_neutral, full_width, narrow_thema, header_row, first_column)
 
 
 def fix_types(v: TableView) -> list[str]:
