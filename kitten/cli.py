@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--out", default="classifiers", help="where the model files go")
     b.add_argument("--config", type=Path, help="TOML configuration ([structure], [boilerplate] feature settings)")
     b.add_argument("-j", "--jobs", type=int, default=0, help="worker processes reading pages (0 = all cores)")
+    b.add_argument("--select-small", action="store_true",
+                   help="choose the parameters of Victor's 6-fold protocol again on CLEANEVAL final pages "
+                        "(adds ~5 min; the result is SMALL_PARAMS in kitten/train/boilerplate.py)")
     return parser
 
 
@@ -103,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             config = Config.from_toml(args.config) if args.config else Config()
-            return train_boilerplate(Path(args.corpora), Path(args.out), config, args.jobs)
+            return train_boilerplate(Path(args.corpora), Path(args.out), config, args.jobs, args.select_small)
         except (ConfigError, CrfUnavailable) as exc:
             print(f"kitten: {exc}", file=sys.stderr)
             return 2
