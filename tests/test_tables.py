@@ -19,7 +19,7 @@ from kitten.tables.corpus import fill_text
 from kitten.tables.features import view
 from kitten.tables.grid import GridTooLarge, build_grid
 from kitten.tables.heuristics import (empty_is_neutral, first_column, fix_types, full_width, header_row,
-                                      narrow_thema)
+                                      narrow_thema, numeric_th)
 from kitten.tables.model import model_from_dict
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tables"
@@ -216,6 +216,21 @@ def test_first_column_follows_the_corpus_conventions():
             "<tr><td>Date</td><td>10-May-2006</td></tr></table>")
     v = view(_typed(keys, [["header", "header"], ["header", "data"], ["header", "data"]]))
     assert first_column(v) == 0
+
+
+def test_numbers_in_th_below_numeric_data_are_data():
+    html = ("<table><tr><th>Party</th><th>Votes</th><th>%</th></tr>"
+            "<tr><td>Liberal</td><td>2,554</td><td>28.97</td></tr><tr><td>Green</td><td>1,732</td><td>19.64</td></tr>"
+            "<tr><th>Total valid votes</th><th>4,286</th><th>100.00</th></tr></table>")
+    types = [["header"] * 3, ["data"] * 3, ["data"] * 3, ["header"] * 3]
+    v = view(_typed(html, types))
+    assert numeric_th(v) == 2
+    assert [c.type for c in v.grid.row_cells(3)] == ["header", "data", "data"]
+    # numbers as column headers (years above the data) stay headers
+    years = ("<table><tr><th>Team</th><th>1999</th><th>2000</th></tr>"
+             "<tr><td>Reds</td><td>4</td><td>7</td></tr></table>")
+    v = view(_typed(years, [["header"] * 3, ["data"] * 3]))
+    assert numeric_th(v) == 0
 
 
 def test_fix_types_names_the_rules_that_changed_something():

@@ -18,6 +18,9 @@ rules that changed something (logged, and shown in the JSON output).
    more, has a header with text in column 0) is data ("Year | Deaths" over "2012 | 794":
    2012 is data), and a ``th`` typed data is a header (numbered ``th`` rows).
    ``corpora/tables/conventions.py`` applies the same function to the labels.
+6. ``numeric_th``: a ``th`` typed header whose text is a number, not in the first column,
+   below a numeric data cell of its column, is data: the totals rows of election and
+   sports tables ("Total valid votes | 8,817 | 100.00") written in ``th``.
 
 Two more rules were tried and left out because they lowered cell F1 under cross
 validation (``data_row``: a single header among data cells becomes data;
@@ -131,7 +134,20 @@ def first_column(v: TableView) -> int:
     return len(changes)
 
 
-RULES = (empty_is_neutral, full_width, narrow_thema, header_row, first_column)
+def numeric_th(v: TableView) -> int:
+    g = v.grid
+    numeric_data_above: dict[int, int] = {}  # column -> first row with numeric data
+    for c in g.cells:
+        if c.type == "data" and v.types[id(c)] == "numeric":
+            numeric_data_above[c.col] = min(numeric_data_above.get(c.col, c.row), c.row)
+    changes = [c for c in g.cells if c.tag == "th" and c.col > 0 and c.type == "header"
+               and v.types[id(c)] == "numeric" and numeric_data_above.get(c.col, c.row) < c.row]
+    for c in changes:
+        c.type = "data"
+    return len(changes)
+
+
+RULES = (empty_is_neutral, full_width, narrow_thema, header_row, first_column, numeric_th)
 
 
 def fix_types(v: TableView) -> list[str]:
