@@ -26,24 +26,8 @@ HERE = Path(__file__).resolve().parent
 CORPORA = HERE.parent.parent / ".cache" / "corpora"
 
 
-def _typed(grid, types: dict):
-    """The grid with each cell's type set from ``types`` ((row, col) -> type)."""
-    for cell in grid.cells:
-        cell.type = types[(cell.row, cell.col)]
-    return grid
-
-
-def first_column_data(grid, types, cell) -> str | None:
-    new = first_column_type(_typed(grid, types), cell, least=1)
-    return new if cell.tag == "td" else None
-
-
-def first_column_th(grid, types, cell) -> str | None:
-    new = first_column_type(_typed(grid, types), cell, least=1)
-    return new if cell.tag == "th" else None
-
-
-PASSES = (first_column_data, first_column_th)
+#: the passes, in order: (name noted in the records, the cells' tag)
+PASSES = (("first_column_data", "td"), ("first_column_th", "th"))
 
 
 def main(apply: bool) -> int:
@@ -51,20 +35,23 @@ def main(apply: bool) -> int:
     records = read_jsonl(path)
     total = 0
     for rec, table in labelled_tables(CORPORA, records):
+        grid = table.grid
         types = {(r, c): t for r, c, t in rec["cells"]}
-        for rule in PASSES:
+        for cell in grid.cells:
+            cell.type = types[(cell.row, cell.col)]
+        for name, tag in PASSES:
             n = 0
-            for cell in table.grid.cells:
-                if cell.col == 0 and cell.colspan == 1 and cell.text:
-                    new = rule(table.grid, types, cell)
-                    if new:
-                        types[(cell.row, cell.col)] = new
-                        n += 1
+            for cell in grid.cells:
+                new = first_column_type(grid, cell, least=1) if cell.tag == tag else None
+                if new:
+                    cell.type = new  # later cells see it, as the reviewers' labels would
+                    n += 1
             if n:
                 total += n
-                print(f"{rec['page']} {rec['locator']}: {rule.__name__} x{n}")
-                rec["note"] = f"{rec.get('note', '')} [convention {rule.__name__}: {n} cells]".strip()
-        rec["cells"] = [[r, c, types[(r, c)]] for r, c, _ in rec["cells"]]
+                print(f"{rec['page']} {rec['locator']}: {name} x{n}")
+                rec["note"] = f"{rec.get('note', '')} [convention {name}: {n} cells]".strip()
+        typed = {(cell.row, cell.col): cell.type for cell in grid.cells}
+        rec["cells"] = [[r, c, typed[(r, c)]] for r, c, _ in rec["cells"]]
     print(f"{total} cells to change")
     if apply and total:
         write_jsonl(path, records)

@@ -7,6 +7,7 @@ labels and the cross-validation figures printed when it was trained.
 """
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,13 +26,22 @@ class CrfUnavailable(RuntimeError):
     """python-crfsuite is not installed, or the model file is missing."""
 
 
-def crfsuite():
-    """The ``pycrfsuite`` module, or :class:`CrfUnavailable` with what to install."""
+def _required(name: str):
+    """The module ``name`` of the ``crf`` extra, or :class:`CrfUnavailable` with what to install."""
     try:
-        import pycrfsuite
+        return importlib.import_module(name)
     except ImportError as exc:
         raise CrfUnavailable(MISSING) from exc
-    return pycrfsuite
+
+
+def crfsuite():
+    """The ``pycrfsuite`` module (CRFsuite: training, marginals)."""
+    return _required("pycrfsuite")
+
+
+def numpy():
+    """The ``numpy`` module (the scorer's vectorized sums)."""
+    return _required("numpy")
 
 
 def model_path(configured: str = "", classifiers: str = "") -> Path:
@@ -130,15 +140,6 @@ class Scorer:
             path.append(k)
         path.reverse()
         return [self.labels[k] for k in path]
-
-
-def numpy():
-    """The ``numpy`` module (the scorer's vectorized sums), or :class:`CrfUnavailable`."""
-    try:
-        import numpy
-    except ImportError as exc:
-        raise CrfUnavailable(MISSING) from exc
-    return numpy
 
 
 @dataclass

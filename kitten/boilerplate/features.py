@@ -103,7 +103,6 @@ def bucket(value: float, thresholds: tuple[float, ...]) -> float:
     return thresholds[i - 1] if i else thresholds[0]
 
 
-_WORD = re.compile(r"\w+")
 _URL = re.compile(r"https?://|www\.\w", re.I)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+")
 _DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
@@ -113,7 +112,6 @@ _DATE_NUMERIC = re.compile(r"\d[./-]\d")
 _MONTH = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")  # on lower-cased text
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights reserved", re.I)
-_REGEXPS = (("url", _URL), ("date", _DATE), ("time", _TIME), ("email", _EMAIL), ("copyright", _COPYRIGHT))
 _BULLET = re.compile(r"^\s*(?:[-*•·»>■□◦▪‣–—|]|\d{1,2}[.)]\s)")
 _STRIP = ".,;:!?\"'()[]«»“”‘’"
 
@@ -246,11 +244,6 @@ def _below(thresholds: tuple[float, ...]) -> tuple[float, ...]:
     return (float("-inf"),) + tuple(thresholds)
 
 
-def _at(names: list[str], thresholds: tuple[float, ...], value: float) -> str:
-    """The feature of ``value`` (``thresholds`` from :func:`_below`)."""
-    return names[bisect_right(thresholds, value) - 1]
-
-
 def _link_letters(blocks: list[Block], body) -> dict:
     """Letters inside ``<a href>`` per block source element (links assigned to the
     nearest ancestor that is a block's source)."""
@@ -330,6 +323,7 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
     body = root.find(_NS + "body") if root is not None else None
     tree = _Tree(body)
     links = _link_letters(blocks, body) if ("shallow" in fam or "group" in fam) else {}
+    contexts = [tree.context(b.source) if b.source is not None else _NO_CONTEXT for b in blocks]
     facts: list[_Facts] = []
     dup: dict[str, int] = {}
     for b in blocks:
@@ -359,8 +353,7 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
     div_words: dict = {}
     td_words: dict = {}
     if "group" in fam or "document" in fam:
-        for b, f in zip(blocks, facts):
-            _, _, _, _, _, div, td = tree.context(b.source) if b.source is not None else _NO_CONTEXT
+        for (_, _, _, _, _, div, td), f in zip(contexts, facts):
             outside = f.words * (1 - f.link_letters / f.letters) if f.letters else 0
             div_of.append(div)
             td_of.append(td)
@@ -380,12 +373,10 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
                  f"doc.blocks={bucket(n, C)}", f"doc.max-div-group={bucket(max_div, R)}",
                  f"doc.max-td-group={bucket(max_td, R)}"]
     prev_names: tuple = ()
-    split_names: dict[str, tuple[str, str]] = {}
     split_counts: dict[tuple[str, int], str] = {}
-    for i, (b, f) in enumerate(zip(blocks, facts)):
+    for i, (b, f, (chain, cnames, _, above, own_marks, _, _)) in enumerate(zip(blocks, facts, contexts)):
         out: list[str] = []
         text = f.text
-        chain, cnames, _, above, own_marks, _, _ = tree.context(b.source) if b.source is not None else _NO_CONTEXT
         if "markup" in fam:
             out.append(f"tag.{b.tag}")
             out.append(f"kind.{b.kind}")
@@ -401,14 +392,11 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
                 k = 0
                 while k < n_chain and k < len(prev_chain) and chain[k] is prev_chain[k]:
                     k += 1
+            closed, opened = prev_names[k:], cnames[k:]
+            out += ["split.close." + t for t in closed]
+            out += ["split.open." + t for t in opened]
             counts: dict[str, int] = {}
-            for t in prev_names[k:]:
-                sn = split_names.get(t) or split_names.setdefault(t, (f"split.close.{t}", f"split.open.{t}"))
-                out.append(sn[0])
-                counts[t] = counts.get(t, 0) + 1
-            for t in cnames[k:]:
-                sn = split_names.get(t) or split_names.setdefault(t, (f"split.close.{t}", f"split.open.{t}"))
-                out.append(sn[1])
+            for t in closed + opened:
                 counts[t] = counts.get(t, 0) + 1
             for t, c in counts.items():
                 sc = split_counts.get((t, c))

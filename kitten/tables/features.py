@@ -97,10 +97,9 @@ _DATE = re.compile(
     rf"(?:{_MONTHS})[a-zé]*\.?,?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?,?)?(?:\s+\d{{2,4}})?)$", re.I)
 _ALPHA = re.compile(r"[^\W\d_]")
 
-TEXT_TYPES = ("empty", "numeric", "date", "alpha", "other")
-
-
 def text_type(text: str) -> str:
+    """``empty``, ``date``, ``numeric`` (short texts only), ``alpha`` (half the characters
+    but spaces are letters) or ``other``."""
     if not text:
         return "empty"
     if len(text) <= 40:

@@ -95,11 +95,6 @@ def header_row(v: TableView) -> int:
     return n
 
 
-def _record_row(grid, cell, least: int = 1) -> bool:
-    """The cell's row holds data (``least`` cells or more) besides the cell."""
-    return sum(x.type == "data" for x in grid.row_cells(cell.row) if x is not cell) >= least
-
-
 def _header_above(grid, cell):
     """The cell of column 0 in the nearest header row above (no data, two headers or more)."""
     for r in range(cell.row - 1, -1, -1):
@@ -114,10 +109,14 @@ def _header_above(grid, cell):
 
 
 def first_column_type(grid, cell, least: int = 2) -> str | None:
-    """The type the conventions give a first-column cell, when it differs from its own."""
-    if cell.col != 0 or cell.colspan != 1 or not cell.text or not _record_row(grid, cell):
+    """The type the conventions give a first-column cell, when it differs from its own
+    (``least``: data cells the row must hold besides a ``td`` for it to become data)."""
+    if cell.col != 0 or cell.colspan != 1 or not cell.text:
         return None
-    if cell.tag == "td" and cell.type == "header" and _record_row(grid, cell, least):
+    data = sum(x.type == "data" for x in grid.row_cells(cell.row) if x is not cell)  # a record row: 1+
+    if not data:
+        return None
+    if cell.tag == "td" and cell.type == "header" and data >= least:
         top = _header_above(grid, cell)
         if top is not None and top.text and top.type == "header":
             return "data"
