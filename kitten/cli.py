@@ -83,11 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
                                              "gold standards, held-out pages left out (needs the crf extra)")
     b.add_argument("--corpora", default=".cache/corpora", help="root of the unpacked shared corpora")
     b.add_argument("--out", default="classifiers", help="where the model files go")
-    b.add_argument("--config", type=Path, help="TOML configuration ([structure], [boilerplate] feature settings)")
+    b.add_argument("--config", type=Path, help="TOML configuration ([structure], [boilerplate] feature settings and unit rules)")
     b.add_argument("-j", "--jobs", type=int, default=0, help="worker processes reading pages (0 = all cores)")
     b.add_argument("--select-small", action="store_true",
                    help="choose the parameters of Victor's 6-fold protocol again on CLEANEVAL final pages "
-                        "(adds ~5 min; the result is SMALL_PARAMS in kitten/train/boilerplate.py)")
+                        "(adds ~9 min; the results are SMALL_PARAMS and SMALL_BINARY_PARAMS in kitten/train/boilerplate.py)")
     return parser
 
 

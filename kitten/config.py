@@ -216,6 +216,13 @@ class BoilerplateConfig:
     quotient_thresholds: tuple[float, ...] = ()
     #: Feature families to compute (empty: all; see the features module docstring).
     families: tuple[str, ...] = ()
+    #: For ``kitten train boilerplate``: Victor's unit rules, applied before labelling
+    #: (``kitten/boilerplate/units.py``): ``pre-lines`` (each line of a ``<pre>`` a unit),
+    #: ``img-alt`` (each alt text a unit; needs ``[structure] img_alt``). Empty (default):
+    #: the structure step's blocks as they are; the shipped model was trained so (with
+    #: both rules the held-out mean F1 fell, see the README). Extraction applies the
+    #: rules the model was trained with (its JSON file).
+    units: tuple[str, ...] = ()
     #: When the CRF labels every block of a page ``other``: keep the blocks most likely
     #: content (logged) rather than output nothing. Off by default: on the held-out
     #: pages the few blocks kept are mostly not the gold's (mean F1 CLEANEVAL 0.930 ->
@@ -236,6 +243,12 @@ class BoilerplateConfig:
         if unknown:
             raise ConfigError(f"[boilerplate] families: unknown {', '.join(sorted(unknown))}; "
                               f"known: {', '.join(FAMILIES)}")
+        from kitten.boilerplate.units import UNIT_RULES
+
+        unknown = set(self.units) - set(UNIT_RULES)
+        if unknown:
+            raise ConfigError(f"[boilerplate] units: unknown {', '.join(sorted(unknown))}; "
+                              f"known: {', '.join(UNIT_RULES)}")
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,16 @@ class Break:
 
 
 BR = Break()
+
+
+class AltText(str):
+    """An image's ``alt`` text inside a block's inline content (``[structure] img_alt``):
+    a string like any other, marked so the boilerplate step can label it as a unit of
+    its own (``kitten/boilerplate/units.py``)."""
+
+    __slots__ = ()
+
+
 Inline = str | Break
 
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 from lxml import etree
 
 from kitten.config import StructureConfig
-from kitten.document import BR, Block, BlockKind, Document, Removal, locator_of
+from kitten.document import BR, AltText, Block, BlockKind, Document, Removal, locator_of
 from kitten.language import blocks_sample, detect
 from kitten.log import PageLog
 
@@ -232,7 +232,7 @@ class _Walker:
                     elif local == "img" and config.img_alt:
                         alt = (el.get("alt") or "").strip()
                         if alt:
-                            add(f" {alt} ")
+                            add(AltText(f" {alt} "))
                 if el.text:
                     add(el.text)
             else:

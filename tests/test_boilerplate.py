@@ -255,3 +255,89 @@ def test_victor_protocol_parameters_are_chosen_on_other_pages() -> None:
         [f"c1 {tb.PARAMS['c1']} c2 {tb.PARAMS['c2']}"] + [f"c1 0.0 c2 {c2}" for c2 in tb.SMALL_C2]
     assert all("labels 100.0%, content/noise 100.0%" in line for line in lines)
     assert best == tb.PARAMS
+
+
+def test_two_label_pages_keep_which_blocks_are_noise() -> None:
+    """Victor's content/noise figure is also computed from a model trained on two labels:
+    every content label becomes one label, ``other`` stays, the features are untouched."""
+    from kitten.train import boilerplate as tb
+
+    doc = document(PAGE)
+    labels = _labels(doc)
+    page = tb.PageData("cleaneval-dev", "0.html", block_features(doc.blocks), labels, [1] * len(labels))
+    (two,) = tb.two_labels([page])
+    assert set(labels) - {"other"} and set(two.labels) == {"paragraph", "other"}
+    assert [lab == "other" for lab in two.labels] == [lab == "other" for lab in labels]
+    assert two.features == page.features and page.labels == labels  # the input page unchanged
+
+
+PRE_PAGE = ("<html><body><pre>Home | Forum | Search | Log in\n\n"
+            "The club met on Monday and it was agreed that the accounts would be published.\n"
+            "The members thanked the treasurer for the work of the year.</pre>"
+            '<p>The meeting ended <img src="a.gif" alt="Advertisement: cheap flights to Paris"/> at nine.</p>'
+            "</body></html>")
+
+
+def _structure(html: str, img_alt: bool = False):
+    config = Config.from_dict({"structure": {"img_alt": img_alt}})
+    return run_page(Page(html.encode(), "t.html"), config, "json").products["structure"]
+
+
+def test_unit_rules_cut_pre_lines_and_alt_texts_and_rebuild_kept_blocks() -> None:
+    from kitten.boilerplate.units import crf_units, kept_blocks
+    from kitten.document import AltText
+
+    doc = _structure(PRE_PAGE, img_alt=True)
+    pre, para = doc.blocks
+    assert pre.kind == "preformatted" and any(isinstance(x, AltText) for x in para.inlines)
+    # no rules: the blocks as they are
+    units, owner = crf_units(doc.blocks)
+    assert units == doc.blocks and owner == [0, 1]
+    units, owner = crf_units(doc.blocks, ("pre-lines", "img-alt"))
+    assert [" ".join(u.text().split()) for u in units] == [
+        "Home | Forum | Search | Log in",
+        "The club met on Monday and it was agreed that the accounts would be published.",
+        "The members thanked the treasurer for the work of the year.",
+        "The meeting ended", "Advertisement: cheap flights to Paris", "at nine."]
+    assert owner == [0, 0, 0, 1, 1, 1] and all(u.source is pre.source for u in units[:3])
+    kept = kept_blocks(doc.blocks, units, owner, ["other", "paragraph", "continuation", "paragraph", "other",
+                                                  "continuation"])
+    assert [b.kind for b in kept] == ["preformatted", "paragraph"]
+    assert kept[0].text() == ("The club met on Monday and it was agreed that the accounts would be published.\n"
+                              "The members thanked the treasurer for the work of the year.\n")
+    assert " ".join(kept[1].text().split()) == "The meeting ended at nine."
+    # every unit of a block other: the block goes; the document given is unchanged
+    assert kept_blocks(doc.blocks, units, owner, ["other"] * 3 + ["paragraph"] * 3) == [para]
+    assert "Home" in pre.text() and "Advertisement" in para.text()
+    # alt text only with [structure] img_alt; without it nothing to cut
+    assert len(crf_units(_structure(PRE_PAGE).blocks, ("img-alt",))[0]) == 2
+
+
+def test_unit_rules_are_validated() -> None:
+    assert Config.from_dict({"boilerplate": {"units": ["pre-lines"]}}).boilerplate.units == ("pre-lines",)
+    with pytest.raises(ConfigError, match="units: unknown pre"):
+        Config.from_dict({"boilerplate": {"units": ["pre"]}})
+
+
+def test_gate_labels_the_units_of_the_model_settings(tmp_path: Path) -> None:
+    """A model trained on pre lines (its JSON names the rule) drops the navigation line
+    of a <pre> and keeps the rest of it; the same page's units are what training labels."""
+    pycrfsuite = pytest.importorskip("pycrfsuite")
+    import json
+
+    from kitten.boilerplate.units import crf_units
+
+    settings = FeatureSettings(units=("pre-lines",))
+    trainer = pycrfsuite.Trainer(verbose=False)
+    for variant in (PRE_PAGE, PRE_PAGE.replace("Monday", "Friday"), PRE_PAGE.replace("nine", "ten")):
+        units, _ = crf_units(_structure(variant).blocks, settings.units)
+        labels = ["other" if u.text().startswith("Home") else "paragraph" for u in units]
+        trainer.append(block_features(units, settings), labels)
+    trainer.set_params({"c1": 0.0, "c2": 0.01, "max_iterations": 50})
+    model = tmp_path / "pre.crfsuite"
+    trainer.train(str(model))
+    model.with_suffix(".json").write_text(json.dumps({"features": settings.as_dict()}), encoding="utf-8")
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(model)}})
+    out = run_page(Page(PRE_PAGE.encode(), "t.html"), config, "text").output
+    assert "Home" not in out and "Log in" not in out
+    assert "The club met on Monday" in out and "the work of the year" in out and "at nine" in out

@@ -8,7 +8,9 @@ previous content block) or ``other`` (navigation, footers, ads ...), from a
 linear-chain CRF (``crf.py``, python-crfsuite) over the features of ``features.py``.
 The ``other`` blocks are dropped: the new ``Document`` keeps the remaining blocks as
 they were (kinds, groups, sources), so the tables, lists and segmentation steps read
-what stays as usual. The labels go to the ``.boilerplate.json`` dump and the counts
+what stays as usual. With the unit rules the model was trained with (``units.py``:
+``<pre>`` lines, image alt texts), the CRF labels those units and a block keeps the
+text of its units not labelled ``other``. The labels go to the ``.boilerplate.json`` dump and the counts
 to the page log. Training: ``kitten train boilerplate`` (``kitten/train/boilerplate.py``),
 labels from the gold standards by ``align.py``.
 """
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 
 from kitten.boilerplate.crf import load_model, model_path
 from kitten.boilerplate.features import crf_items, own_features
+from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig
 from kitten.document import Block, Document
 from kitten.log import PageLog
@@ -48,28 +51,30 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     if config.method == "none" or not doc.blocks:
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
-    labels = model.tag_own(own_features(doc.blocks, model.settings, doc.lang, rules))
+    units, owner = crf_units(doc.blocks, model.settings.units)
+    labels = model.tag_own(own_features(units, model.settings, doc.lang, rules))
     if all(lab == "other" for lab in labels):
         if config.keep_likeliest:
-            labels = _least_noisy(doc, model, labels, log, rules)
+            labels = _least_noisy(units, doc.lang, model, labels, log, rules)
         else:
             log.add("gate", "all-other", "every block labelled other: nothing kept "
                                          "([boilerplate] keep_likeliest = true keeps the likeliest content)")
-    labelled = [Labelled(b, lab) for b, lab in zip(doc.blocks, labels)]
-    kept = [x.block for x in labelled if x.label != "other"]
+    labelled = [Labelled(u, lab) for u, lab in zip(units, labels)]
+    kept = kept_blocks(doc.blocks, units, owner, labels)
     counts: dict[str, int] = {}
     for lab in labels:
         counts[lab] = counts.get(lab, 0) + 1
+    cut = f" ({len(units)} units)" if len(units) != len(doc.blocks) else ""
     log.add("gate", "labels", ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-            + f"; {len(doc.blocks) - len(kept)} of {len(doc.blocks)} blocks dropped")
+            + f"; {len(doc.blocks) - len(kept)} of {len(doc.blocks)} blocks{cut} dropped")
     return dataclasses.replace(doc, blocks=kept), labelled
 
 
-def _least_noisy(doc: Document, model, labels: list[str], log: PageLog, rules: str) -> list[str]:
-    """Every block labelled ``other``: rather than output nothing, keep the blocks the
+def _least_noisy(units: list[Block], lang: str, model, labels: list[str], log: PageLog, rules: str) -> list[str]:
+    """Every unit labelled ``other``: rather than output nothing, keep the units the
     CRF finds most likely content (marginal probability of not ``other``, at least
     :data:`KEEP_SHARE` of the page's highest), each with its likeliest content label."""
-    probs = model.content_probabilities(crf_items(doc.blocks, model.settings, doc.lang, rules))
+    probs = model.content_probabilities(crf_items(units, model.settings, lang, rules))
     best = max(p for p, _ in probs)
     out = [lab if p >= best * KEEP_SHARE else "other" for p, lab in probs]
     log.add("gate", "all-other", f"every block labelled other: kept the {len(out) - out.count('other')} "

@@ -83,6 +83,9 @@ class FeatureSettings:
     quotient_thresholds: tuple[float, ...] = QUOTIENTS
     #: features of the neighbours added with a prefix (offsets)
     window: tuple[int, ...] = (-1, 1)
+    #: the unit rules applied to the blocks before labelling (``kitten/boilerplate/units.py``:
+    #: ``pre-lines``, ``img-alt``; none: the structure step's blocks as they are)
+    units: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         return {k: list(v) for k, v in asdict(self).items()}
