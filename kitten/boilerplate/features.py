@@ -49,8 +49,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import repeat
-from operator import is_, itemgetter, methodcaller
+from operator import itemgetter, methodcaller
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
@@ -126,8 +125,11 @@ def _has_digit(token: str) -> bool:
 _TOKEN_SPLIT = re.compile(r"[\W_]+")
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def _tokens(value: str) -> list[str]:
-    return [t for t in _TOKEN_SPLIT.split(re.sub(r"\d+", "", value.lower())) if t and t != "kitten"]
+    return [t for t in _TOKEN_SPLIT.split(_DIGITS.sub("", value.lower())) if t and t != "kitten"]
 
 
 _TD = frozenset(("td", "th"))
@@ -172,28 +174,34 @@ class _Tree:
         return c
 
     def marks_of(self, el) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-        """The original name of ``el`` (renamed HTML5 elements carry it as a
-        ``kitten-<name>`` class), its ``container.*`` features, and those of its class
-        and id alone."""
+        """The original name of ``el`` and its ``container.*`` features (:func:`_marks`)."""
         key = (el.tag, el.get("class"), el.get("id"))
         m = self.marks.get(key)  # elements of the same name, class and id
         if m is None:
-            tag, cls = key[0], key[1]
-            tag = tag[_NS_LEN:] if isinstance(tag, str) and tag.startswith(_NS) else str(tag)
-            if cls and "kitten-" in cls:
-                for token in cls.split():
-                    if token.startswith("kitten-"):
-                        tag = token[7:]
-                        break
-            out = [f"container.{tag}"]
-            for v in key[1:]:
-                if v:
-                    out.extend(f"container.{tag}.{t}" for t in _tokens(v)[:3])
-                    low = v.lower()
-                    out += [f"container.kw.{k}" for k in KEYWORDS if k in low]
-            marks = tuple(dict.fromkeys(out))
-            m = self.marks[key] = (tag, marks, tuple(x for x in marks if x.count(".") > 1))
+            m = self.marks[key] = _marks(*key)
         return m
+
+
+@lru_cache(maxsize=8192)
+def _marks(tag, cls: str | None, id_: str | None) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The original name of an element (renamed HTML5 elements carry it as a
+    ``kitten-<name>`` class), its ``container.*`` features, and those of its class and
+    id alone. A pure function of the three strings, cached across pages (class and id
+    values repeat from page to page of a site)."""
+    tag = tag[_NS_LEN:] if isinstance(tag, str) and tag.startswith(_NS) else str(tag)
+    if cls and "kitten-" in cls:
+        for token in cls.split():
+            if token.startswith("kitten-"):
+                tag = token[7:]
+                break
+    out = [f"container.{tag}"]
+    for v in (cls, id_):
+        if v:
+            out.extend(f"container.{tag}.{t}" for t in _tokens(v)[:3])
+            low = v.lower()
+            out += [f"container.kw.{k}" for k in KEYWORDS if k in low]
+    marks = tuple(dict.fromkeys(out))
+    return tag, marks, tuple(x for x in marks if x.count(".") > 1)
 
 
 @dataclass
@@ -406,7 +414,7 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
                 if sc is None:
                     sc = split_counts[(t, c)] = f"split.{t}={bucket(c, C)}"
                 out.append(sc)
-            brs = sum(map(is_, b.inlines, repeat(BR)))
+            brs = b.inlines.count(BR)
             out.append(names["split.br"][br(Cb, brs) - 1])
             prev_chain, prev_names = chain, cnames
         if "content" in fam:
