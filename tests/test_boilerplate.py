@@ -313,6 +313,27 @@ def test_unit_rules_cut_pre_lines_and_alt_texts_and_rebuild_kept_blocks() -> Non
     assert len(crf_units(_structure(PRE_PAGE).blocks, ("img-alt",))[0]) == 2
 
 
+def test_br_paragraphs_cut_a_cell_written_with_double_breaks() -> None:
+    """The whole article in one table cell, paragraphs separated by <br><br> (CLEANEVAL
+    final 313): each paragraph a unit, a single <br> does not cut, nothing is lost when
+    every unit is kept."""
+    from kitten.boilerplate.units import crf_units, kept_blocks
+
+    html = ("<html><body><table><tr><td>The first paragraph of the article.<br/><br/>"
+            "The second paragraph,<br/>which goes on after a break.<br/> <br/><br/>"
+            "Home | About | Contact</td></tr></table></body></html>")
+    (cell,) = _structure(html).blocks
+    units, owner = crf_units([cell], ("br-paragraphs",))
+    assert [" ".join(u.text().split()) for u in units] == [
+        "The first paragraph of the article.", "The second paragraph, which goes on after a break.",
+        "Home | About | Contact"]
+    assert kept_blocks([cell], units, owner, ["paragraph"] * 3)[0].inlines == cell.inlines
+    kept = kept_blocks([cell], units, owner, ["paragraph", "continuation", "other"])
+    assert "Home" not in kept[0].text() and kept[0].text().startswith("The first paragraph")
+    # a <pre> is left to pre-lines; one break never cuts
+    assert len(crf_units(_structure("<p>a<br/>b</p>").blocks, ("br-paragraphs",))[0]) == 1
+
+
 def test_unit_rules_are_validated() -> None:
     assert Config.from_dict({"boilerplate": {"units": ["pre-lines"]}}).boilerplate.units == ("pre-lines",)
     with pytest.raises(ConfigError, match="units: unknown pre"):

@@ -82,8 +82,9 @@ class FeatureSettings:
     quotient_thresholds: tuple[float, ...] = QUOTIENTS
     #: features of the neighbours added with a prefix (offsets)
     window: tuple[int, ...] = (-1, 1)
-    #: the unit rules applied to the blocks before labelling (``kitten/boilerplate/units.py``:
-    #: ``pre-lines``, ``img-alt``; none: the structure step's blocks as they are)
+    #: the unit rules applied to the blocks before labelling (``kitten/boilerplate/units.py``;
+    #: none: the structure step's blocks as they are, also for a model file that does not
+    #: name any). Training takes them from ``[boilerplate] units``.
     units: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:

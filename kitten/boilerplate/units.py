@@ -9,7 +9,9 @@ does before labelling:
 
 - ``pre-lines``: a preformatted block of several non-blank lines becomes one unit per line;
 - ``img-alt``: each alt text (:class:`~kitten.document.AltText`) of a block becomes a unit,
-  the text between them another.
+  the text between them another;
+- ``br-paragraphs``: a block is cut after each run of two or more ``<br>`` (paragraphs
+  written as ``text<br><br>text``, often a whole article in one table cell).
 
 Training (``kitten/train/boilerplate.py``) labels the same units, so a model and its
 units never differ. After labelling, :func:`kept_blocks` rebuilds the blocks from their
@@ -21,10 +23,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from kitten.document import AltText, Block
+from kitten.document import BR, AltText, Block
 
 #: the unit rules (names used in the feature settings)
-UNIT_RULES = ("pre-lines", "img-alt")
+UNIT_RULES = ("pre-lines", "img-alt", "br-paragraphs")
 
 
 def crf_units(blocks: list[Block], rules: tuple[str, ...] = ()) -> tuple[list[Block], list[int]]:
@@ -46,6 +48,10 @@ def _split(b: Block, rules: tuple[str, ...]) -> list[Block]:
         lines = [line + "\n" for line in b.text().split("\n") if line.strip()]
         if len(lines) > 1:  # each line keeps its end, so kept lines concatenate back
             return [dataclasses.replace(b, inlines=[line]) for line in lines]
+    if "br-paragraphs" in rules and b.kind != "preformatted" and b.inlines.count(BR) >= 2:
+        parts = _br_paragraphs(b)
+        if len(parts) > 1:
+            return [u for p in parts for u in _split(p, tuple(r for r in rules if r != "br-paragraphs"))]
     if "img-alt" in rules and any(isinstance(x, AltText) for x in b.inlines):
         runs: list[list] = [[]]
         for x in b.inlines:
@@ -57,6 +63,28 @@ def _split(b: Block, rules: tuple[str, ...]) -> list[Block]:
         if len(runs) > 1:
             return [dataclasses.replace(b, inlines=r) for r in runs]
     return [b]
+
+
+def _br_paragraphs(b: Block) -> list[Block]:
+    """``b`` cut after each run of two or more line breaks (white space between them
+    allowed): the paragraphs of a cell or ``div`` written with ``<br><br>``. Each part
+    keeps its trailing breaks, so kept parts concatenate back; parts without text go."""
+    parts: list[list] = [[]]
+    pending: list = []  # breaks (and white space) not yet known to end a paragraph
+    for x in b.inlines:
+        if x is BR or (pending and x.isspace()):  # type: ignore[union-attr]
+            pending.append(x)
+            continue
+        if sum(y is BR for y in pending) >= 2:
+            parts[-1] += pending
+            parts.append([])
+        else:
+            parts[-1] += pending
+        pending = []
+        parts[-1].append(x)
+    parts[-1] += pending
+    parts = [p for p in parts if any(x is not BR and not x.isspace() for x in p)]  # type: ignore[union-attr]
+    return [dataclasses.replace(b, inlines=p) for p in parts]
 
 
 def kept_blocks(blocks: list[Block], units: list[Block], owner: list[int], labels: list[str]) -> list[Block]:
