@@ -9,8 +9,9 @@ linear-chain CRF (``crf.py``, python-crfsuite) over the features of ``features.p
 The ``other`` blocks are dropped: the new ``Document`` keeps the remaining blocks as
 they were (kinds, groups, sources), so the tables, lists and segmentation steps read
 what stays as usual. With the unit rules the model was trained with (``units.py``:
-``<pre>`` lines, image alt texts), the CRF labels those units and a block keeps the
-text of its units not labelled ``other``. The labels go to the ``.boilerplate.json`` dump and the counts
+``<br><br>`` paragraphs, ``<pre>`` lines, image alt texts), the CRF labels those units
+and a block keeps the text of its units not labelled ``other``. The labels go to the
+``.boilerplate.json`` dump and the counts
 to the page log. Training: ``kitten train boilerplate`` (``kitten/train/boilerplate.py``),
 labels from the gold standards by ``align.py``.
 """
