@@ -145,11 +145,10 @@ _NO_CONTEXT: tuple = ((), (), (), (), (), None, None)
 class _Tree:
     """Per-element facts, each computed once from the parent's (:meth:`context`)."""
 
-    __slots__ = ("contexts", "marks", "body")
+    __slots__ = ("contexts", "body")
 
     def __init__(self, body):
         self.contexts: dict = {}
-        self.marks: dict = {}
         self.body = body
 
     def context(self, el) -> tuple:
@@ -165,7 +164,7 @@ class _Tree:
                 c = _NO_CONTEXT
             else:
                 chain, names, above, _, _, div, td = self.context(parent)
-                tag, marks, own = self.marks_of(el)
+                tag, marks, own = _marks(el.tag, el.get("class"), el.get("id"))
                 if tag in _TD:
                     td = el
                 if tag in _DIVS:
@@ -174,21 +173,13 @@ class _Tree:
             self.contexts[el] = c
         return c
 
-    def marks_of(self, el) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-        """The original name of ``el`` and its ``container.*`` features (:func:`_marks`)."""
-        key = (el.tag, el.get("class"), el.get("id"))
-        m = self.marks.get(key)  # elements of the same name, class and id
-        if m is None:
-            m = self.marks[key] = _marks(*key)
-        return m
-
 
 @lru_cache(maxsize=8192)
 def _marks(tag, cls: str | None, id_: str | None) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The original name of an element (renamed HTML5 elements carry it as a
     ``kitten-<name>`` class), its ``container.*`` features, and those of its class and
-    id alone. A pure function of the three strings, cached across pages (class and id
-    values repeat from page to page of a site)."""
+    id alone. A pure function of the three strings, cached across pages (elements of
+    the same name, class and id repeat within a page and from page to page of a site)."""
     tag = tag[_NS_LEN:] if isinstance(tag, str) and tag.startswith(_NS) else str(tag)
     if cls and "kitten-" in cls:
         for token in cls.split():

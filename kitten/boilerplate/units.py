@@ -59,7 +59,7 @@ def _split(b: Block, rules: tuple[str, ...]) -> list[Block]:
                 runs += [[x], []]
             else:
                 runs[-1].append(x)
-        runs = [r for r in runs if any(isinstance(x, str) and not x.isspace() for x in r)]
+        runs = [r for r in runs if _has_text(r)]
         if len(runs) > 1:
             return [dataclasses.replace(b, inlines=r) for r in runs]
     return [b]
@@ -83,8 +83,12 @@ def _br_paragraphs(b: Block) -> list[Block]:
         pending = []
         parts[-1].append(x)
     parts[-1] += pending
-    parts = [p for p in parts if any(x is not BR and not x.isspace() for x in p)]  # type: ignore[union-attr]
+    parts = [p for p in parts if _has_text(p)]
     return [dataclasses.replace(b, inlines=p) for p in parts]
+
+
+def _has_text(inlines: list) -> bool:
+    return any(x is not BR and not x.isspace() for x in inlines)
 
 
 def kept_blocks(blocks: list[Block], units: list[Block], owner: list[int], labels: list[str]) -> list[Block]:

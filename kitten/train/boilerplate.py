@@ -17,9 +17,9 @@ chosen on CLEANEVAL final pages by :func:`select_small_params`, ``--select-small
 the choice again); content/noise both as the five-label model's labels read as content
 or noise and from a model trained on the two labels (:func:`two_labels`, its parameters
 :data:`SMALL_BINARY_PARAMS` chosen the same way): Victor's paper does not say which of
-the two its 82.9% is; then the same folds with the shipped model's parameters; then the same folds with the CLEANEVAL
-final training pages added to each fold's training pages (the tested dev pages are never
-trained on); then trains on everything and writes
+the two its 82.9% is; then the same folds with the shipped model's parameters; then
+the same folds with the CLEANEVAL final training pages added to each fold's training
+pages (the tested dev pages are never trained on); then trains on everything and writes
 ``classifiers/boilerplate.crfsuite`` and ``classifiers/boilerplate.json`` (feature
 settings, labels, figures).
 """
@@ -260,7 +260,6 @@ def train(corpora: Path, out: Path, config: Config, jobs: int = 0, select_small:
     cvp = cross_validate(dev)
     print(f"The same folds with the shipped model's parameters (c1 {PARAMS['c1']}, c2 {PARAMS['c2']}): "
           f"accuracy labels {cvp['labels']:.1%}, content/noise {cvp['content/noise']:.1%}")
-    final = [p for p in pages if p.corpus == "cleaneval-final"]
     cvx = cross_validate(dev, extra=final)
     print(f"The same folds, each also trained on the {len(final)} CLEANEVAL final training pages: "
           f"accuracy labels {cvx['labels']:.1%}, content/noise {cvx['content/noise']:.1%}; weighted by tokens "
