@@ -2,8 +2,9 @@
 
 Each test writes a snippet with ``kitten.normalizer.to_xhtml`` and checks the rule, that
 the output starts with the XML declaration and the DOCTYPE, parses strictly and is
-valid XHTML 1.0 Transitional (DTD part skipped when the DTD is absent), and that no
-text is lost against html5lib's reading of the same snippet (done by the ``write`` fixture for every snippet).
+valid XHTML 1.0 Transitional (DTD part skipped when the DTD is absent), that no
+text is lost against html5lib's reading of the same snippet, and that the output is the
+same with and without the C writer (done by the ``write`` fixture for every snippet).
 """
 from __future__ import annotations
 
@@ -23,8 +24,11 @@ def write(check_xhtml):
     that no text is lost (white space aside) against html5lib's reading of ``html``."""
 
     def run(html: str, max_depth: int = 200):
-        log = PageLog()
+        log, python_log = PageLog(), PageLog()
         xhtml = to_xhtml(html, NormalizeConfig(max_depth=max_depth), log)
+        # the C writer's subtrees (when built) are written exactly as the Python writer writes them
+        assert xhtml == to_xhtml(html, NormalizeConfig(max_depth=max_depth, fast_writer=False), python_log)
+        assert log.events == python_log.events
         root = check_xhtml(xhtml)
         want, got = _squash(visible_text_html5lib(html)), _squash(visible_text_xhtml(xhtml))
         assert want == got, f"text changed:\n html5lib: {want!r}\n output:   {got!r}"

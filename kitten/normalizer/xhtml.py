@@ -205,6 +205,15 @@ def class_token(name: str) -> str:
     return CLASS_PREFIX + (_CLASS_BAD.sub("-", name.lower()).strip("-") or "x")
 
 
+def renamed_to(orig: str) -> str:
+    """The XHTML element written for an element XHTML does not know (with the class
+    :func:`class_token`), where its parent allows it."""
+    tag = RENAMES.get(orig) or ("div" if orig in HTML5_BLOCKS else "span")
+    if tag not in element_specs() or tag == "img":  # "image" is written by the parser as img
+        tag = "span"
+    return tag
+
+
 def xml_name(value: str) -> str | None:
     """``value`` made into a valid XML Name (for ``id``), or None if nothing is left."""
     v = _NAME_BAD.sub("_", value.strip())
@@ -266,8 +275,9 @@ class SerializeStats:
 class _Writer:
     """Writes one document. Not reusable: one instance per page."""
 
-    def __init__(self, max_depth: int):
+    def __init__(self, max_depth: int, clean=None):
         self.specs = element_specs()
+        self.clean = clean or xml_clean  # removes the characters XML does not allow
         self.out: list[str] = []
         self.stack: list[_Frame] = []
         self.max_depth = max_depth
@@ -351,10 +361,7 @@ class _Writer:
     def required_default(self, tag: str, name: str, a: AttrSpec) -> str:
         if a.type == "id":
             return self.unique_id(f"kitten-{tag}-{len(self.ids) + 1}") or "kitten"
-        default = REQUIRED_DEFAULTS.get((tag, name), "")
-        if a.type == "enumeration" and default not in a.values:
-            default = sorted(a.values)[0]
-        return default
+        return fixed_default(tag, name, a)
 
     # ---- frames -----------------------------------------------------------------
     def top_open(self) -> int:
@@ -407,10 +414,7 @@ class _Writer:
         if parent is None and self.stack:
             parent = self.stack[self.top_open()]
         if parent is not None and parent.tracked:
-            parent.n_children += 1
-            req = parent.spec.required
-            if req is None or (req and tag in req):
-                parent.n_required += 1
+            self.count_child(parent, tag)
             if parent.tag == "table":
                 parent.phase = max(parent.phase, _TABLE_PHASE.get(tag, 5))
                 if tag in ("col", "colgroup") and not parent.cols:
@@ -421,6 +425,14 @@ class _Writer:
         self.out.append(start_tag)
         self.stack.append(frame)
         return frame
+
+    @staticmethod
+    def count_child(parent: _Frame, tag: str) -> None:
+        """Count a child element of a tracked frame (required children, emptiness)."""
+        parent.n_children += 1
+        req = parent.spec.required
+        if req is None or (req and tag in req):
+            parent.n_required += 1
 
     def close(self, frame: _Frame) -> None:
         """Write the end of ``frame`` (the top of the stack) and pop it."""
@@ -565,10 +577,8 @@ class _Writer:
         tag = orig
         extra = None
         if tag not in self.specs:
-            tag = RENAMES.get(orig) or ("div" if orig in HTML5_BLOCKS else "span")
+            tag = renamed_to(orig)
             extra = class_token(orig)
-            if tag not in self.specs or tag == "img":  # "image" is written by the parser as img
-                tag = "span"
         if not self.stack:  # the document element
             if tag != "html":
                 raise ValueError(f"document element is <{orig}>, not <html>")
@@ -633,9 +643,7 @@ class _Writer:
         self.done.clear()
         if self.idrefs:
             doc = _IDREF_MARK.sub(self._idref, doc)
-        if _ILLEGAL_XML.search(doc):
-            doc = _ILLEGAL_XML.sub(_illegal_replacement, doc)
-        return doc
+        return self.clean(doc)
 
 
     def _idref(self, m: re.Match) -> str:
@@ -648,11 +656,24 @@ class _Writer:
 _UTF8_DECLARATION = {"http-equiv": "Content-Type", "content": "text/html; charset=UTF-8"}
 
 
+def fixed_default(tag: str, name: str, a: AttrSpec) -> str:
+    """The value written for a required attribute that is missing (not an ``id``)."""
+    default = REQUIRED_DEFAULTS.get((tag, name), "")
+    if a.type == "enumeration" and default not in a.values:
+        default = sorted(a.values)[0]
+    return default
+
+
 def _meta_attributes(attrs: dict) -> dict:
     """A charset declaration now declares UTF-8 (the output's encoding); other metas pass."""
     if "charset" in attrs or (attrs.get("http-equiv") or "").strip().lower() == "content-type":
         return _UTF8_DECLARATION
     return attrs
+
+
+def xml_clean(doc: str) -> str:
+    """``doc`` without the characters XML 1.0 does not allow (VT and FF become spaces)."""
+    return _ILLEGAL_XML.sub(_illegal_replacement, doc) if _ILLEGAL_XML.search(doc) else doc
 
 
 def _illegal_replacement(m: re.Match) -> str:
@@ -664,13 +685,16 @@ def _tags_with_required_attrs() -> frozenset[str]:
     return frozenset(t for t, s in element_specs().items() if any(a.required for a in s.attrs.values()))
 
 
-def walk(root, max_depth: int = 200) -> "_Writer":
+def walk(root, max_depth: int = 200, fast=None) -> "_Writer":
     """Walk the tree under ``root`` once, writing it; ``finish()`` the result for the text.
 
+    ``fast`` (a :class:`~kitten.normalizer.fastwrite.FastWriter`, optional) writes in C
+    the subtrees that need no decision beyond the fast path below (the same output).
     Kept apart from ``finish`` so that the parse tree can be freed before the output
     is joined (a 50 MB page must stay well under 1.5 GB).
     """
-    w = _Writer(max_depth)
+    w = _Writer(max_depth, fast.xml_clean if fast is not None else None)
+    subtree = fast.start(root) if fast is not None else None
     frames: list = []  # (frame or None, lexbor node) of the elements entered
     stack, out, needs_attrs, specs = w.stack, w.out, w.needs_attrs, w.specs
     attr_cache: dict = {}  # (tag, attributes) -> (written attributes, dropped count)
@@ -695,7 +719,18 @@ def walk(root, max_depth: int = 200) -> "_Writer":
         elif tag[0] != "-":
             child = node.child
             top = stack[-1] if stack else None
-            if top is not None and top.open and tag in top.fast and len(stack) < max_depth:
+            done = None
+            if (subtree is not None and top is not None and top.open and top.fast and len(stack) < max_depth
+                    and (tag in top.fast or not top.wrapper)):  # (a wrapper may close for a renamed element)
+                done = subtree(node.mem_id, fast.index[top.tag], max_depth - len(stack), w.ids, w.idrefs)
+            if done is not None:  # the whole subtree, written in C
+                out.append(done[0])
+                w.stats.dropped_attrs += done[1]
+                w.stats.comments += done[2]
+                if top.tracked:
+                    w.count_child(top, fast.names[done[3]])
+                frame = SKIP
+            elif top is not None and top.open and tag in top.fast and len(stack) < max_depth:
                 # fast path: a known element where its parent allows it
                 attrs = node.attributes
                 if attrs:
