@@ -79,3 +79,21 @@ def normalized(check_xhtml):
 def xhtml_text():
     """``xhtml_text(root) -> str``: the text nodes of an XHTML tree but script/style."""
     return text_of
+
+
+@pytest.fixture(scope="session")
+def both_writers():
+    """``both_writers(html, max_depth=200) -> (xhtml, log)``, asserting that the output
+    and the log are the same with and without the C writer (``[normalize] fast_writer``)."""
+    from kitten.config import NormalizeConfig
+    from kitten.log import PageLog
+    from kitten.normalizer import to_xhtml
+
+    def run(html: str, max_depth: int = 200):
+        log, python_log = PageLog(), PageLog()
+        xhtml = to_xhtml(html, NormalizeConfig(max_depth=max_depth), log)
+        assert xhtml == to_xhtml(html, NormalizeConfig(max_depth=max_depth, fast_writer=False), python_log)
+        assert log.events == python_log.events
+        return xhtml, log
+
+    return run

@@ -13,22 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from kitten.config import Config, NormalizeConfig
+from kitten.config import Config
 from kitten.log import PageLog
-from kitten.normalizer import to_xhtml, xhtml
+from kitten.normalizer import xhtml
 from kitten.normalizer.encoding import decode
 from kitten.normalizer.fastwrite import PROBE_PAGE, fast_writer
 
 CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
-
-
-def both(html: str, max_depth: int = 200) -> str:
-    logs = PageLog(), PageLog()
-    fast = to_xhtml(html, NormalizeConfig(max_depth=max_depth), logs[0])
-    slow = to_xhtml(html, NormalizeConfig(max_depth=max_depth, fast_writer=False), logs[1])
-    assert fast == slow
-    assert logs[0].events == logs[1].events
-    return fast
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -76,14 +67,14 @@ def test_c_writer_writes_most_of_a_page() -> None:
     '<div><!-- c --><p>a<!-- d -->b<wbr>c</p><template>t</template><p>\x0bv\x0cf\x01x</p></div>'
     '<p>&#128;&#0;&#xFFFE;\ud800</p>',
 ])
-def test_same_output_on_hand_made_pages(html: str) -> None:
-    both(html)
+def test_same_output_on_hand_made_pages(both_writers, html: str) -> None:
+    both_writers(html)
 
 
 @pytest.mark.parametrize("max_depth", [16, 20, 40])
-def test_same_output_at_the_depth_limit(max_depth: int) -> None:
+def test_same_output_at_the_depth_limit(both_writers, max_depth: int) -> None:
     page = "<div>" * 30 + "<p>deep <b>bold</b></p>" + "</div>" * 30 + "<ul>" + "<li><ul>" * 25 + "<li>x"
-    out = both(page, max_depth=max_depth)
+    out, _ = both_writers(page, max_depth=max_depth)
     assert "deep" in out and "x" in out
 
 
@@ -97,11 +88,11 @@ def test_xml_clean_agrees_with_the_python_writer() -> None:
 
 
 @pytest.mark.skipif(not CORPORA.is_dir(), reason="shared corpora not unpacked")
-def test_same_output_on_corpus_pages() -> None:
+def test_same_output_on_corpus_pages(both_writers) -> None:
     paths = []
     for pattern in ("cleaneval-final/html/*", "dragnet/html/*", "readability/html/*",
                     "cleanportaleval/html/*", "wikipedia-tables/pages/*/*.html"):
         paths += sorted(CORPORA.glob(pattern))[::23][:10]
     assert len(paths) >= 40
     for path in paths:
-        both(decode(path.read_bytes(), Config().decode, PageLog()).text)
+        both_writers(decode(path.read_bytes(), Config().decode, PageLog()).text)

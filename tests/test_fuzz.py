@@ -26,9 +26,6 @@ from hypothesis import strategies as st
 from lxml import etree
 
 import kitten
-from kitten.config import NormalizeConfig
-from kitten.log import PageLog
-from kitten.normalizer import to_xhtml
 
 # No shrinking: shrinking a failure of these documents takes minutes; the failing page
 # itself is printed (``note``) instead, and one failure stops the test.
@@ -276,10 +273,7 @@ def test_fuzz_arbitrary_bytes_never_raise(check_xhtml, data: bytes) -> None:
 
 @SETTINGS
 @given(st.one_of(document.map(lambda g: build(g).text()), st.text(max_size=2000)))
-def test_fuzz_c_and_python_writers_agree(text: str) -> None:
+def test_fuzz_c_and_python_writers_agree(both_writers, text: str) -> None:
     """The C writer's subtrees are written as the Python writer writes them (when it is built)."""
     note(f"input: {text!r}")
-    logs = PageLog(), PageLog()
-    fast = to_xhtml(text, NormalizeConfig(), logs[0])
-    assert fast == to_xhtml(text, NormalizeConfig(fast_writer=False), logs[1])
-    assert logs[0].events == logs[1].events
+    both_writers(text)

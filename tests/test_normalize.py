@@ -19,16 +19,12 @@ from kitten.quality import visible_text_html5lib, visible_text_xhtml
 
 X = "{http://www.w3.org/1999/xhtml}"
 @pytest.fixture
-def write(check_xhtml):
+def write(check_xhtml, both_writers):
     """``write(html) -> (root, xhtml, log)`` with the common checks done, including
     that no text is lost (white space aside) against html5lib's reading of ``html``."""
 
     def run(html: str, max_depth: int = 200):
-        log, python_log = PageLog(), PageLog()
-        xhtml = to_xhtml(html, NormalizeConfig(max_depth=max_depth), log)
-        # the C writer's subtrees (when built) are written exactly as the Python writer writes them
-        assert xhtml == to_xhtml(html, NormalizeConfig(max_depth=max_depth, fast_writer=False), python_log)
-        assert log.events == python_log.events
+        xhtml, log = both_writers(html, max_depth)
         root = check_xhtml(xhtml)
         want, got = _squash(visible_text_html5lib(html)), _squash(visible_text_xhtml(xhtml))
         assert want == got, f"text changed:\n html5lib: {want!r}\n output:   {got!r}"

@@ -177,6 +177,7 @@ static PyObject *make_tables(PyObject *self, PyObject *args) {
         if (read_bitset(fast, e->fast) < 0 || read_bitset(req, e->required) < 0) goto fail;
         if (read_attrs(attrs, &e->attrs, &e->n_attrs) < 0) goto fail;
         if (read_attrs(defaults, &e->defaults, &e->n_defaults) < 0) goto fail;
+        if (e->n_defaults > 32) { PyErr_SetString(PyExc_ValueError, "too many required attributes"); goto fail; }
     }
     return capsule;
 fail:
@@ -300,12 +301,16 @@ static int attributes_ok(const tables *t, const element_spec *e, lxb_node *n) {
     return 1;
 }
 
-/* One pass, children before parents: node->user = (height << 1) | ok, where ok means
-   the element and everything under it can be written here, given that its parent is
-   written as is, and height is the depth of its deepest element below it. */
-#define MARK(ok, h) ((void *)(((uintptr_t)(h) << 1) | ((ok) ? 1 : 0)))
+/* One pass, children before parents, leaves in node->user: ok (the element and
+   everything under it can be written here, given that its parent is written as is),
+   the element it is written as (element_index, whether renamed) and its height (the
+   depth of its deepest element below it). Writing reads them back. */
+#define MARK(ok, renamed, ix, h) \
+    ((void *)(((uintptr_t)(h) << 10) | ((uintptr_t)((ix) + 1) << 2) | ((renamed) ? 2 : 0) | ((ok) ? 1 : 0)))
 #define MARK_OK(n) (((uintptr_t)(n)->user) & 1)
-#define MARK_HEIGHT(n) (((uintptr_t)(n)->user) >> 1)
+#define MARK_RENAMED(n) ((((uintptr_t)(n)->user) >> 1) & 1)
+#define MARK_INDEX(n) ((int)((((uintptr_t)(n)->user) >> 2) & 0xFF) - 1)
+#define MARK_HEIGHT(n) (((uintptr_t)(n)->user) >> 10)
 
 static void mark_element(const tables *t, lxb_node *n) {
     int renamed, ix = element_index(t, n, &renamed);
@@ -317,7 +322,7 @@ static void mark_element(const tables *t, lxb_node *n) {
             uintptr_t h = MARK_HEIGHT(c) + 1;
             if (h > height) height = h;
             if (!ok) continue;
-            int cx = element_index(t, c, &renamed);
+            int cx = MARK_INDEX(c);
             if (!MARK_OK(c) || cx < 0 || !has_bit(e->fast, cx)) ok = 0;
             else if (has_bit(e->required, cx)) required = 1;
         } else if (c->type == NODE_TEXT) {
@@ -331,7 +336,7 @@ static void mark_element(const tables *t, lxb_node *n) {
     }
     if (ok && (e->flags & F_EMPTY) && n->first_child) ok = 0;
     if (ok && (e->flags & F_TRACKED) && !required) ok = 0;
-    n->user = MARK(ok, height);
+    n->user = MARK(ok, renamed, ix, height);
 }
 
 static PyObject *prepare(PyObject *self, PyObject *args) {
@@ -459,6 +464,7 @@ static int put_class_token(buffer *b, const tables *t, lxb_node *n) {
 static int start_tag(const tables *t, buffer *b, lxb_node *n, const element_spec *e, int renamed, state *st) {
     const lxb_str *style = NULL, *cls = NULL;
     int has_class = 0;
+    uint32_t present = 0; /* required attributes (e->defaults) the element has */
     unsigned char buf[64];
     if (put(b, "<", 1) < 0 || put(b, e->name, e->len) < 0) return -1;
     for (lxb_attr *a = ((lxb_element *)n)->first_attr; a; a = a->next) {
@@ -468,6 +474,8 @@ static int start_tag(const tables *t, buffer *b, lxb_node *n, const element_spec
         const lxb_str *v = a->value;
         const unsigned char *vd = (v && v->data) ? v->data : (const unsigned char *)"";
         size_t vl = (v && v->data) ? v->length : 0;
+        for (int j = 0; j < e->n_defaults; j++)
+            if (e->defaults[j].len == len && memcmp(e->defaults[j].name, name, len) == 0) present |= 1u << j;
         if (!s) { st->dropped++; continue; }
         switch (s->kind) {
             case K_CDATA:
@@ -506,13 +514,8 @@ static int start_tag(const tables *t, buffer *b, lxb_node *n, const element_spec
     } else if (cls && cls->data && cls->length && put_attr(b, "class", 5, cls->data, cls->length, 1) < 0) return -1;
     for (int j = 0; j < e->n_defaults; j++) {
         const attr_spec *d = &e->defaults[j];
-        int present = 0;
-        for (lxb_attr *a = ((lxb_element *)n)->first_attr; a && !present; a = a->next) {
-            size_t len = 0;
-            const unsigned char *name = t->attr_name(a, &len);
-            present = len == d->len && memcmp(name, d->name, len) == 0;
-        }
-        if (!present && put_attr(b, d->name, d->len, (const unsigned char *)d->values, d->values_len, 0) < 0) return -1;
+        if (!(present >> j & 1) && put_attr(b, d->name, d->len, (const unsigned char *)d->values, d->values_len, 0) < 0)
+            return -1;
     }
     if (e->flags & F_EMPTY) return put(b, " />", 3);
     return put(b, ">", 1);
@@ -538,15 +541,14 @@ static PyObject *subtree(PyObject *self, PyObject *args) {
     if (!t) return NULL;
     lxb_node *root = (lxb_node *)(uintptr_t)addr;
     if (root->type != NODE_ELEMENT || !MARK_OK(root) || (long)MARK_HEIGHT(root) >= budget) Py_RETURN_NONE;
-    int root_renamed, root_ix = element_index(t, root, &root_renamed);
+    int root_ix = MARK_INDEX(root);
     if (parent < 0 || parent >= t->n_elements || !has_bit(t->elements[parent].fast, root_ix)) Py_RETURN_NONE;
     buffer b = {NULL, 0, 0};
     lxb_node *n = root;
     while (n) {
         if (n->type == NODE_ELEMENT) {
-            int renamed, ix = element_index(t, n, &renamed);
-            const element_spec *e = &t->elements[ix];
-            if (start_tag(t, &b, n, e, renamed, &st) < 0) goto fail;
+            const element_spec *e = &t->elements[MARK_INDEX(n)];
+            if (start_tag(t, &b, n, e, MARK_RENAMED(n), &st) < 0) goto fail;
             if (n->first_child) { n = n->first_child; continue; }
             if (end_tag(&b, e) < 0) goto fail;
         } else if (n->type == NODE_TEXT) {
@@ -559,8 +561,7 @@ static PyObject *subtree(PyObject *self, PyObject *args) {
             if (n == root) { n = NULL; break; }
             if (n->next) { n = n->next; break; }
             n = n->parent;
-            int renamed;
-            if (end_tag(&b, &t->elements[element_index(t, n, &renamed)]) < 0) goto fail;
+            if (end_tag(&b, &t->elements[MARK_INDEX(n)]) < 0) goto fail;
         }
     }
     PyObject *s = PyUnicode_DecodeUTF8(b.data ? b.data : "", (Py_ssize_t)b.len, "replace");

@@ -719,8 +719,9 @@ def walk(root, max_depth: int = 200, fast=None) -> "_Writer":
         elif tag[0] != "-":
             child = node.child
             top = stack[-1] if stack else None
+            writable = top is not None and top.open and len(stack) < max_depth  # in top, if it allows tag
             done = None
-            if (subtree is not None and top is not None and top.open and top.fast and len(stack) < max_depth
+            if (subtree is not None and writable and top.fast
                     and (tag in top.fast or not top.wrapper)):  # (a wrapper may close for a renamed element)
                 done = subtree(node.mem_id, fast.index[top.tag], max_depth - len(stack), w.ids, w.idrefs)
             if done is not None:  # the whole subtree, written in C
@@ -730,7 +731,7 @@ def walk(root, max_depth: int = 200, fast=None) -> "_Writer":
                 if top.tracked:
                     w.count_child(top, fast.names[done[3]])
                 frame = SKIP
-            elif top is not None and top.open and tag in top.fast and len(stack) < max_depth:
+            elif writable and tag in top.fast:
                 # fast path: a known element where its parent allows it
                 attrs = node.attributes
                 if attrs:
