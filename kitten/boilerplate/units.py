@@ -75,11 +75,9 @@ def _br_paragraphs(b: Block) -> list[Block]:
         if x is BR or (pending and x.isspace()):  # type: ignore[union-attr]
             pending.append(x)
             continue
-        if sum(y is BR for y in pending) >= 2:
-            parts[-1] += pending
+        parts[-1] += pending
+        if pending.count(BR) >= 2:
             parts.append([])
-        else:
-            parts[-1] += pending
         pending = []
         parts[-1].append(x)
     parts[-1] += pending

@@ -83,8 +83,8 @@ def fast_writer() -> FastWriter | None:
         return None
     try:
         names = tuple(sorted(xhtml.element_specs()))
-        writer = FastWriter(_make_tables(_fastwrite, names), _fastwrite, names,
-                            {n: i for i, n in enumerate(names)})
+        index = {n: i for i, n in enumerate(names)}
+        writer = FastWriter(_make_tables(_fastwrite, names, index), _fastwrite, names, index)
         problem = _check(writer)
     except Exception as e:  # a selectolax whose layout or symbols differ
         problem = f"{type(e).__name__}: {e}"
@@ -94,12 +94,11 @@ def fast_writer() -> FastWriter | None:
     return writer
 
 
-def _make_tables(module, names: tuple[str, ...]) -> object:
+def _make_tables(module, names: tuple[str, ...], index: dict[str, int]) -> object:
     import selectolax.lexbor
     from selectolax.lexbor import LexborHTMLParser
 
     specs = xhtml.element_specs()
-    index = {n: i for i, n in enumerate(names)}
     tag_ids: dict[int, int] = {}
     for name in names:
         for context in _CONTEXTS:
