@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("-j", "--jobs", type=int, default=0, help="worker processes reading pages (0 = all cores)")
     b.add_argument("--select-small", action="store_true",
                    help="choose the parameters of Victor's 6-fold protocol again on CLEANEVAL final pages "
-                        "(adds ~9 min; the results are SMALL_PARAMS and SMALL_BINARY_PARAMS in kitten/train/boilerplate.py)")
+                        "(adds ~16 min; the results are SMALL_PARAMS and SMALL_BINARY_PARAMS in kitten/train/boilerplate.py)")
     return parser
 
 

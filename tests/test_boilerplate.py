@@ -250,9 +250,10 @@ def test_victor_protocol_parameters_are_chosen_on_other_pages() -> None:
     out = io.StringIO()
     best = tb.select_small_params(pages, out)
     lines = out.getvalue().splitlines()
-    assert len(lines) == 1 + len(tb.SMALL_C2)  # the shipped parameters, then each L2 weight
+    # the shipped parameters, then each L2 weight without and with CRFsuite's possible states
     assert [line.split(":")[0].strip() for line in lines] == \
-        [f"c1 {tb.PARAMS['c1']} c2 {tb.PARAMS['c2']}"] + [f"c1 0.0 c2 {c2}" for c2 in tb.SMALL_C2]
+        [f"c1 {tb.PARAMS['c1']} c2 {tb.PARAMS['c2']}"] + [f"c1 0.0 c2 {c2}" for c2 in tb.SMALL_C2] + \
+        [f"c1 0.0 c2 {c2}, possible states" for c2 in tb.SMALL_C2]
     assert all("labels 100.0%, content/noise 100.0%" in line for line in lines)
     assert best == tb.PARAMS
 
@@ -362,3 +363,24 @@ def test_gate_labels_the_units_of_the_model_settings(tmp_path: Path) -> None:
     out = run_page(Page(PRE_PAGE.encode(), "t.html"), config, "text").output
     assert "Home" not in out and "Log in" not in out
     assert "The club met on Monday" in out and "the work of the year" in out and "at nine" in out
+
+
+def test_accuracy_has_an_interval_over_pages() -> None:
+    """The protocol's figures come with a 95% interval from resampling pages: pages all
+    labelled alike give a point, pages labelled unlike give a range around the figure
+    that the same seed draws the same way every time."""
+    from kitten.train import boilerplate as tb
+
+    def page(labels, predicted):
+        return tb.PageData("cleaneval-dev", "p.html", [[]] * len(labels), labels, [1] * len(labels)), predicted
+
+    alike = [page(["paragraph", "other"], ["paragraph", "list"]) for _ in range(10)]
+    scores = tb.accuracy([p for p, _ in alike], [y for _, y in alike])
+    assert scores["labels"] == 0.5 and scores["labels interval"] == (0.5, 0.5)
+    assert scores["content/noise"] == 0.5 and scores["content/noise interval"] == (0.5, 0.5)
+    mixed = [page(["paragraph"] * 4, ["paragraph"] * 4 if i % 2 else ["other"] * 4) for i in range(20)]
+    scores = tb.accuracy([p for p, _ in mixed], [y for _, y in mixed])
+    low, high = scores["labels interval"]
+    assert low < scores["labels"] == 0.5 < high and 0.2 < low and high < 0.8
+    assert tb.accuracy([p for p, _ in mixed], [y for _, y in mixed])["labels interval"] == (low, high)
+    assert tb.page_interval([]) == (0.0, 0.0)

@@ -11,7 +11,8 @@ gate cuts them: ``kitten/boilerplate/units.py``) are labelled from the gold by
 Deterministic: pages in sorted order, folds by position, CRFsuite's L-BFGS with fixed
 parameters (:data:`PARAMS`). Prints Victor's protocol first: 6-fold cross validation on
 the CLEANEVAL development set (58 pages), block labelling accuracy on the full label set
-and on content/noise (Victor: 75.0% and 82.9%), also weighted by tokens, with the
+and on content/noise (Victor: 75.0% and 82.9%) with their 95% intervals over the pages
+(:func:`page_interval`), also weighted by tokens, with the
 parameters for training sets of that size (:data:`SMALL_PARAMS`: a stronger L2 prior,
 chosen on CLEANEVAL final pages by :func:`select_small_params`, ``--select-small`` runs
 the choice again); content/noise both as the five-label model's labels read as content
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import random
 import sys
 import tempfile
 import time
@@ -61,12 +63,18 @@ SMALL_C2 = (1.0, 5.0, 20.0, 50.0)
 #: pages (4 groups of 60, every 8th page, each cross validated by the same 6-fold
 #: protocol), never on the development pages, with the shipped unit rules
 #: (``br-paragraphs``): mean labels / content-noise accuracy c2 0.01 (PARAMS) 68.8 / 80.9,
-#: c2 1 69.9 / 80.8, 5 71.0 / 80.7, 20 72.0 / 81.2, 50 72.2 / 81.0 (without unit rules
-#: the choice was c2 50) (``kitten train boilerplate --select-small`` prints them again)
-SMALL_PARAMS = {"c1": 0.0, "c2": 20.0, "max_iterations": 150, "feature.possible_transitions": True}
+#: c2 1 69.9 / 80.8, 5 71.0 / 80.7, 20 72.0 / 81.2, 50 72.2 / 81.0; with CRFsuite's
+#: ``possible_states`` (weights also for the feature/label pairs never seen together in
+#: training, which the prior then makes negative) c2 1 69.9 / 80.7, 5 71.4 / 81.3,
+#: 20 72.3 / 81.4, 50 72.1 / 80.9 (without unit rules the choice was c2 50, no possible
+#: states) (``kitten train boilerplate --select-small`` prints them again)
+SMALL_PARAMS = {"c1": 0.0, "c2": 20.0, "max_iterations": 150, "feature.possible_transitions": True,
+                "feature.possible_states": True}
 #: the same choice for the model trained on content/noise (:func:`two_labels`): mean
-#: content/noise accuracy c2 0.01 (PARAMS) 80.5, c2 1 82.1, 5 83.3, 20 84.1, 50 84.5
-SMALL_BINARY_PARAMS = {"c1": 0.0, "c2": 50.0, "max_iterations": 150, "feature.possible_transitions": True}
+#: content/noise accuracy c2 0.01 (PARAMS) 80.5, c2 1 82.1, 5 83.3, 20 84.1, 50 84.5;
+#: with possible states 82.1, 83.3, 84.3, 84.6
+SMALL_BINARY_PARAMS = {"c1": 0.0, "c2": 50.0, "max_iterations": 150, "feature.possible_transitions": True,
+                       "feature.possible_states": True}
 SELECT_GROUPS = 4
 
 
@@ -157,13 +165,17 @@ def tag_all(model: Path, pages: list[PageData]) -> list[list[str]]:
         tagger.close()
 
 
-def accuracy(pages: list[PageData], predicted: list[list[str]]) -> dict[str, float]:
-    """Block accuracy on the full label set and on content/noise, the same weighted by
-    the blocks' tokens, and per-label F1 (blocks)."""
+def accuracy(pages: list[PageData], predicted: list[list[str]]) -> dict:
+    """Block accuracy on the full label set and on content/noise (each with its 95%
+    interval over pages: :func:`page_interval`), the same weighted by the blocks'
+    tokens, and per-label F1 (blocks)."""
     total = full = binary = 0
     t_total = t_full = t_binary = 0
     stats = {lab: [0, 0, 0] for lab in LABELS}  # tp, predicted, gold
+    per_page: list[tuple[int, int, int]] = []  # blocks, right labels, right content/noise
     for p, pred in zip(pages, predicted):
+        per_page.append((len(p.labels), sum(map(str.__eq__, p.labels, pred)),
+                         sum((g in CONTENT) == (y in CONTENT) for g, y in zip(p.labels, pred))))
         for g, y, n in zip(p.labels, pred, p.tokens):
             total += 1
             full += g == y
@@ -176,13 +188,33 @@ def accuracy(pages: list[PageData], predicted: list[list[str]]) -> dict[str, flo
             if g == y:
                 stats[g][0] += 1
     out = {"blocks": total, "labels": full / total if total else 0.0,
+           "labels interval": page_interval([(n, r) for n, r, _ in per_page]),
            "content/noise": binary / total if total else 0.0,
+           "content/noise interval": page_interval([(n, r) for n, _, r in per_page]),
            "tokens": t_total, "labels (tokens)": t_full / t_total if t_total else 0.0,
            "content/noise (tokens)": t_binary / t_total if t_total else 0.0}
     for lab, (tp, npred, ngold) in stats.items():
         pr, rc = tp / npred if npred else 0.0, tp / ngold if ngold else 0.0
         out[f"F1 {lab}"] = 2 * pr * rc / (pr + rc) if pr + rc else 0.0
     return out
+
+
+def page_interval(pages: list[tuple[int, int]], rounds: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """The 95% interval of an accuracy over pages, ``(blocks, right)`` each: the 2.5th
+    and 97.5th percentiles of the accuracy of ``rounds`` resamples of the pages (drawn
+    with replacement, a fixed seed). Pages, not blocks, are drawn: a page's blocks are
+    labelled together, and how far a figure on 58 pages can move is the question."""
+    if not pages:
+        return (0.0, 0.0)
+    rng = random.Random(seed)
+    k = len(pages)
+    figures = []
+    for _ in range(rounds):
+        sample = [pages[rng.randrange(k)] for _ in range(k)]
+        n = sum(b for b, _ in sample)
+        figures.append(sum(r for _, r in sample) / n if n else 0.0)
+    figures.sort()
+    return (figures[int(0.025 * rounds)], figures[min(rounds - 1, int(0.975 * rounds))])
 
 
 def cross_validate(pages: list[PageData], folds: int = FOLDS, extra: list[PageData] = (),
@@ -210,19 +242,36 @@ def select_small_params(pages: list[PageData], out=sys.stdout) -> dict:
     are the same figure)."""
     groups = [pages[g::8] for g in range(SELECT_GROUPS)]
     best, best_score = PARAMS, -1.0
-    for params in [PARAMS] + [{**SMALL_PARAMS, "c1": 0.0, "c2": c2} for c2 in SMALL_C2]:
+    for params in select_candidates():
         scores = [cross_validate(g, params=params) for g in groups]
         lab = sum(x["labels"] for x in scores) / len(scores)
         cn = sum(x["content/noise"] for x in scores) / len(scores)
-        out.write(f"  c1 {params['c1']} c2 {params['c2']}: labels {lab:.1%}, content/noise {cn:.1%} "
+        out.write(f"  {_params_name(params)}: labels {lab:.1%}, content/noise {cn:.1%} "
                   f"(mean of {len(groups)} groups of ~{len(groups[0])} pages)\n")
         if (lab + cn) / 2 > best_score:
             best, best_score = params, (lab + cn) / 2
     return best
 
 
+def select_candidates() -> list[dict]:
+    """The parameters :func:`select_small_params` tries: the shipped model's, then each
+    L2 weight of :data:`SMALL_C2` without and with CRFsuite's ``possible_states``."""
+    return [PARAMS] + [{**SMALL_PARAMS, "c1": 0.0, "c2": c2, "feature.possible_states": states}
+                       for states in (False, True) for c2 in SMALL_C2]
+
+
+def _params_name(params: dict) -> str:
+    states = ", possible states" if params.get("feature.possible_states") else ""
+    return f"c1 {params['c1']} c2 {params['c2']}{states}"
+
+
 def _rounded(scores: dict) -> dict:
-    return {k: round(v, 4) if isinstance(v, float) else v for k, v in scores.items()}
+    return {k: round(v, 4) if isinstance(v, float) else [round(x, 4) for x in v] if isinstance(v, tuple) else v
+            for k, v in scores.items()}
+
+
+def _interval(bounds: tuple[float, float]) -> str:
+    return f"{bounds[0]:.1%}-{bounds[1]:.1%}"
 
 
 def _show(scores: dict[str, float]) -> str:
@@ -247,18 +296,21 @@ def train(corpora: Path, out: Path, config: Config, jobs: int = 0, select_small:
         small_binary = select_small_params(two_labels(final))
     cv = cross_validate(dev, params=small)
     print(f"Victor's protocol: {FOLDS}-fold cross validation on CLEANEVAL dev ({len(dev)} pages, "
-          f"{cv['blocks']} blocks; c1 {small['c1']}, c2 {small['c2']}): accuracy labels {cv['labels']:.1%} "
+          f"{cv['blocks']} blocks; {_params_name(small)}): accuracy labels {cv['labels']:.1%} "
           f"(Victor {VICTOR['labels']:.1%}), content/noise {cv['content/noise']:.1%} "
           f"(Victor {VICTOR['content/noise']:.1%})")
+    print(f"  95% intervals over the pages (page bootstrap): labels {_interval(cv['labels interval'])}, "
+          f"content/noise {_interval(cv['content/noise interval'])}")
     print(f"  weighted by tokens ({cv['tokens']} tokens): labels {cv['labels (tokens)']:.1%}, "
           f"content/noise {cv['content/noise (tokens)']:.1%}")
     print("  per label F1: " + ", ".join(f"{lab} {cv['F1 ' + lab]:.3f}" for lab in LABELS))
     cvb = cross_validate(two_labels(dev), params=small_binary)
-    print(f"  a model trained on content/noise (two labels; c1 {small_binary['c1']}, c2 {small_binary['c2']}): "
-          f"accuracy {cvb['content/noise']:.1%} (Victor {VICTOR['content/noise']:.1%}); weighted by tokens "
+    print(f"  a model trained on content/noise (two labels; {_params_name(small_binary)}): "
+          f"accuracy {cvb['content/noise']:.1%} ({_interval(cvb['content/noise interval'])}; "
+          f"Victor {VICTOR['content/noise']:.1%}); weighted by tokens "
           f"{cvb['content/noise (tokens)']:.1%}")
     cvp = cross_validate(dev)
-    print(f"The same folds with the shipped model's parameters (c1 {PARAMS['c1']}, c2 {PARAMS['c2']}): "
+    print(f"The same folds with the shipped model's parameters ({_params_name(PARAMS)}): "
           f"accuracy labels {cvp['labels']:.1%}, content/noise {cvp['content/noise']:.1%}")
     cvx = cross_validate(dev, extra=final)
     print(f"The same folds, each also trained on the {len(final)} CLEANEVAL final training pages: "
@@ -277,7 +329,8 @@ def train(corpora: Path, out: Path, config: Config, jobs: int = 0, select_small:
             "cross_validation_two_labels": {"protocol": "the same folds, a model trained on content/noise",
                                             "params": small_binary,
                                             **{k: v for k, v in _rounded(cvb).items()
-                                               if k in ("blocks", "tokens", "content/noise", "content/noise (tokens)")}},
+                                               if k in ("blocks", "tokens", "content/noise", "content/noise interval",
+                                                        "content/noise (tokens)")}},
             "cross_validation_shipped_params": {"protocol": "the same folds, the shipped model's parameters",
                                                 **_rounded(cvp)},
             "cross_validation_with_final": {"protocol": "the same folds, each fold's training pages plus the "
