@@ -1,7 +1,7 @@
 """Extraction speed and memory of Kitten and its peers on the same pages, one core.
 
     python benchmarks/throughput.py [--corpora .cache/corpora] [--per-corpus 200] [--repeat 3]
-                                    [--tools kitten,resiliparse,...]
+                                    [--rounds 1] [--tools kitten,resiliparse,...]
 
 The pages are ``benchmark_pages()`` of ``_pages.py`` (the first 200 of CLEANEVAL
 final and of Dragnet: the 400 pages of GUIDE section 4). Each tool runs in a fresh
@@ -11,6 +11,11 @@ another): it loads the pages, warms up on the first 20, then extracts all pages
 the pages as crawled, bytes), pages where the tool raised or returned nothing, and
 memory: the peak RSS of the process (``ru_maxrss``) and its growth over the baseline
 taken after the pages were loaded and the tool imported.
+
+``--rounds N`` measures every tool N times, the order of the tools reversed every
+other round (a machine whose speed drifts favours no tool), prints each round, then
+each tool's median and range of docs/s over the rounds and in how many rounds the first
+tool was faster than each other one: on a shared machine one run can be 20% off.
 
 GUIDE section 4 gives reference figures from another machine (resiliparse ~1,490
 docs/s, html-text ~370, inscriptis ~200, jusText ~90, trafilatura ~65-90); this one
@@ -23,6 +28,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -107,11 +113,30 @@ def _pick_cpu() -> int | None:
     return cpus[-1] if cpus else None
 
 
+def _summary(tools: list[str], speeds: dict[str, list[float]]) -> None:
+    """Median and range of each tool's docs/s over the rounds; the first tool against each
+    other one, round by round (rounds where both ran)."""
+    print(f"over the rounds: {'tool':<13}{'median':>8}{'min':>8}{'max':>8}  docs/s")
+    for tool in tools:
+        xs = sorted(speeds[tool])
+        if xs:
+            print(f"                 {tool:<13}{statistics.median(xs):>8.1f}{xs[0]:>8.1f}{xs[-1]:>8.1f}")
+    first = tools[0] if tools else None
+    for other in tools[1:]:
+        pairs = list(zip(speeds[first], speeds[other]))
+        if pairs:
+            wins = sum(a > b for a, b in pairs)
+            print(f"{first} faster than {other} in {wins} of {len(pairs)} rounds "
+                  f"(docs/s ratio per round: {', '.join(f'{a / b:.2f}' for a, b in pairs)})")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
     ap.add_argument("--per-corpus", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure every tool this many times, alternating the order (summary at the end)")
     ap.add_argument("--tools", default=",".join(DEFAULT_TOOLS),
                     help=f"comma-separated, from: {', '.join(PEERS)}")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
@@ -134,19 +159,28 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"warm-up {WARM_UP_PAGES} pages, best of {args.repeat}; load average at start {load:.2f} "
           f"on {os.cpu_count()} cores")
     print(f"{'tool':<13}{'docs/s':>9}{'MB/s':>8}{'seconds':>9}{'failed':>8}{'empty':>7}"
-          f"{'peak RSS MB':>13}{'growth MB':>11}")
+          f"{'peak RSS MB':>13}{'growth MB':>11}" + ("   round" if args.rounds > 1 else ""))
+    runnable = []
     for tool in tools:
         reason = missing_reason(tool)
         if reason:
             print(f"{tool:<13}  skipped: {reason}")
-            continue
-        r = _run_tool(tool, args, cpu)
-        if "error" in r:
-            print(f"{tool:<13}  error: {r['error']}")
-            continue
-        print(f"{tool:<13}{r['pages'] / r['seconds']:>9.1f}{r['mb'] / r['seconds']:>8.2f}{r['seconds']:>9.2f}"
-              f"{r['failed']:>8}{r['empty']:>7}{r['peak_mb']:>13.0f}{r['peak_mb'] - r['baseline_mb']:>11.0f}",
-              flush=True)
+        else:
+            runnable.append(tool)
+    speeds: dict[str, list[float]] = {t: [] for t in runnable}  # docs/s per round
+    for n in range(args.rounds):
+        order = runnable if n % 2 == 0 else runnable[::-1]
+        for tool in order:
+            r = _run_tool(tool, args, cpu)
+            if "error" in r:
+                print(f"{tool:<13}  error: {r['error']}")
+                continue
+            speeds[tool].append(r["pages"] / r["seconds"])
+            print(f"{tool:<13}{r['pages'] / r['seconds']:>9.1f}{r['mb'] / r['seconds']:>8.2f}{r['seconds']:>9.2f}"
+                  f"{r['failed']:>8}{r['empty']:>7}{r['peak_mb']:>13.0f}{r['peak_mb'] - r['baseline_mb']:>11.0f}"
+                  + (f"{n + 1:>8}" if args.rounds > 1 else ""), flush=True)
+    if args.rounds > 1:
+        _summary(runnable, speeds)
     try:
         load = os.getloadavg()[0]
         print(f"load average at end {load:.2f}: above ~1 other processes shared the machine "
