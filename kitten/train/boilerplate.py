@@ -174,8 +174,7 @@ def accuracy(pages: list[PageData], predicted: list[list[str]]) -> dict:
     stats = {lab: [0, 0, 0] for lab in LABELS}  # tp, predicted, gold
     per_page: list[tuple[int, int, int]] = []  # blocks, right labels, right content/noise
     for p, pred in zip(pages, predicted):
-        per_page.append((len(p.labels), sum(map(str.__eq__, p.labels, pred)),
-                         sum((g in CONTENT) == (y in CONTENT) for g, y in zip(p.labels, pred))))
+        before = (total, full, binary)
         for g, y, n in zip(p.labels, pred, p.tokens):
             total += 1
             full += g == y
@@ -187,6 +186,7 @@ def accuracy(pages: list[PageData], predicted: list[list[str]]) -> dict:
             stats[g][2] += 1
             if g == y:
                 stats[g][0] += 1
+        per_page.append((total - before[0], full - before[1], binary - before[2]))
     out = {"blocks": total, "labels": full / total if total else 0.0,
            "labels interval": page_interval([(n, r) for n, r, _ in per_page]),
            "content/noise": binary / total if total else 0.0,
@@ -218,7 +218,7 @@ def page_interval(pages: list[tuple[int, int]], rounds: int = 2000, seed: int = 
 
 
 def cross_validate(pages: list[PageData], folds: int = FOLDS, extra: list[PageData] = (),
-                   params: dict = PARAMS) -> dict[str, float]:
+                   params: dict = PARAMS) -> dict:
     """``folds``-fold cross validation, page ``i`` in fold ``i % folds``; ``extra``
     pages are added to the training pages of every fold (never tested on)."""
     predicted: list[list[str]] = [[] for _ in pages]
@@ -242,7 +242,7 @@ def select_small_params(pages: list[PageData], out=sys.stdout) -> dict:
     are the same figure)."""
     groups = [pages[g::8] for g in range(SELECT_GROUPS)]
     best, best_score = PARAMS, -1.0
-    for params in select_candidates():
+    for params in _candidates():
         scores = [cross_validate(g, params=params) for g in groups]
         lab = sum(x["labels"] for x in scores) / len(scores)
         cn = sum(x["content/noise"] for x in scores) / len(scores)
@@ -253,7 +253,7 @@ def select_small_params(pages: list[PageData], out=sys.stdout) -> dict:
     return best
 
 
-def select_candidates() -> list[dict]:
+def _candidates() -> list[dict]:
     """The parameters :func:`select_small_params` tries: the shipped model's, then each
     L2 weight of :data:`SMALL_C2` without and with CRFsuite's ``possible_states``."""
     return [PARAMS] + [{**SMALL_PARAMS, "c1": 0.0, "c2": c2, "feature.possible_states": states}
