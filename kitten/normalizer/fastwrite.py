@@ -25,8 +25,9 @@ log = logging.getLogger(__name__)
 # kinds and flags as _fastwrite.c numbers them
 _K_CDATA, _K_ENUM, _K_CLASS, _K_STYLE, _K_ID, _K_NMTOKEN, _K_IDREF = 1, 2, 3, 4, 5, 6, 7
 _F_EMPTY, _F_PCDATA, _F_TRACKED, _F_EXCLUDED = 1, 2, 4, 8
-_KIND = {xhtml._CDATA: _K_CDATA, xhtml._ENUM: _K_ENUM, xhtml._CLASS: _K_CLASS, xhtml._STYLE: _K_STYLE,
-         xhtml._ID: _K_ID, xhtml._NMTOKEN: _K_NMTOKEN, xhtml._IDREF: _K_IDREF}
+_KIND = {xhtml.KIND_CDATA: _K_CDATA, xhtml.KIND_ENUM: _K_ENUM, xhtml.KIND_CLASS: _K_CLASS,
+         xhtml.KIND_STYLE: _K_STYLE, xhtml.KIND_ID: _K_ID, xhtml.KIND_NMTOKEN: _K_NMTOKEN,
+         xhtml.KIND_IDREF: _K_IDREF}
 
 # Contexts in which the parser keeps each XHTML element (found by its name afterwards).
 _CONTEXTS = ("<body><{0}>x</{0}>", "<table><{0}>", "<table><tr><{0}>", "<select><{0}>",
@@ -107,13 +108,13 @@ def _make_tables(module, names: tuple[str, ...], index: dict[str, int]) -> objec
             if found:
                 tag_ids[found[0].tag_id] = index[name]
                 break
-    needs_attrs = xhtml._tags_with_required_attrs()
+    needs_attrs = xhtml.tags_with_required_attrs()
     elements = []
     for name in names:
         spec = specs[name]
         flags = ((_F_EMPTY if spec.empty else 0) | (_F_PCDATA if spec.pcdata else 0)
                  | (_F_TRACKED if spec.tracked else 0))
-        if (name in xhtml._ORDERED or name in xhtml.DROP_ALWAYS or name == "meta"
+        if (name in xhtml.ORDERED or name in xhtml.DROP_ALWAYS or name == "meta"
                 or spec.required is None):
             flags |= _F_EXCLUDED
         attrs = []

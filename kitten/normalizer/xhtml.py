@@ -140,7 +140,7 @@ class ElementSpec:
     required: frozenset[str] | None | bool = False
     #: the writer counts this element's children (required children, order rules)
     tracked: bool = False
-    #: attribute name -> how its value is checked (_CDATA, _ENUM, _ID ...)
+    #: attribute name -> how its value is checked (KIND_CDATA, KIND_ENUM, KIND_ID ...)
     attr_kinds: dict[str, str] = field(default_factory=dict)
 
 
@@ -160,11 +160,11 @@ def element_specs() -> dict[str, ElementSpec]:
             for a, v in e["attributes"].items()
             if a != "xmlns"
         }
-        fast = frozenset() if name in _ORDERED else frozenset(children - {"#text"} - _ORDERED_CHILDREN - {"meta"})
+        fast = frozenset() if name in ORDERED else frozenset(children - {"#text"} - _ORDERED_CHILDREN - {"meta"})
         required = REQUIRED_CHILDREN.get(name, False)
-        tracked = required is not False or name in _ORDERED
-        kinds = {a: _KINDS.get(v.type, _IDREF) for a, v in attrs.items()}
-        for special, kind in (("class", _CLASS), ("style", _STYLE)):
+        tracked = required is not False or name in ORDERED
+        kinds = {a: _KINDS.get(v.type, KIND_IDREF) for a, v in attrs.items()}
+        for special, kind in (("class", KIND_CLASS), ("style", KIND_STYLE)):
             if special in kinds:
                 kinds[special] = kind
         specs[name] = ElementSpec(name, frozenset(children), e["empty"], attrs, fast, e["pcdata"],
@@ -172,13 +172,15 @@ def element_specs() -> dict[str, ElementSpec]:
     return specs
 
 
-# How attribute values are checked (compared by identity in the writer).
-_CDATA, _ENUM, _ID, _NMTOKEN, _IDREF, _CLASS, _STYLE = (
+# How attribute values are checked (compared by identity in the writer; fastwrite.py
+# maps them to the C writer's numbers).
+KIND_CDATA, KIND_ENUM, KIND_ID, KIND_NMTOKEN, KIND_IDREF, KIND_CLASS, KIND_STYLE = (
     "cdata", "enumeration", "id", "nmtoken", "idref", "class", "style")
-_KINDS = {"cdata": _CDATA, "enumeration": _ENUM, "id": _ID, "nmtoken": _NMTOKEN}
+_KINDS = {"cdata": KIND_CDATA, "enumeration": KIND_ENUM, "id": KIND_ID, "nmtoken": KIND_NMTOKEN}
 
-# Elements whose children are checked for order or count, and children that count.
-_ORDERED = frozenset({"table", "head", "html"})
+# Elements whose children are checked for order or count (the C writer leaves them to
+# this one), and children that count.
+ORDERED = frozenset({"table", "head", "html"})
 _ORDERED_CHILDREN = frozenset({"thead", "tfoot", "caption", "col", "colgroup", "title", "html"})
 
 # Shared strings for tags without attributes (a 50 MB page writes millions of them).
@@ -286,7 +288,7 @@ class _Writer:
         self.done: list[str] = []  # output already joined (see compact)
         self.compact_at = _COMPACT_EVERY
         self.stats = SerializeStats()
-        self.needs_attrs = _tags_with_required_attrs()
+        self.needs_attrs = tags_with_required_attrs()
 
     # ---- attributes -------------------------------------------------------------
     def attributes(self, tag: str, attrs: dict, extra_class: str | None) -> str:
@@ -300,7 +302,7 @@ class _Writer:
             kind = kinds.get(name)
             if value is None:
                 value = ""
-            if kind is _CDATA:
+            if kind is KIND_CDATA:
                 pass
             elif kind is None:
                 if name == "hidden":
@@ -308,23 +310,23 @@ class _Writer:
                 else:
                     self.stats.dropped_attrs += 1
                 continue
-            elif kind is _CLASS:
+            elif kind is KIND_CLASS:
                 classes = f"{classes} {value}" if classes else value
                 continue
-            elif kind is _STYLE:
+            elif kind is KIND_STYLE:
                 style = f"{style};{value}" if style else value
                 continue
-            elif kind is _ENUM:
+            elif kind is KIND_ENUM:
                 value = value.strip().lower() or name
                 if value not in spec.attrs[name].values:
                     self.stats.dropped_attrs += 1
                     continue
-            elif kind is _ID:
+            elif kind is KIND_ID:
                 value = self.unique_id(value)
                 if value is None:
                     self.stats.dropped_attrs += 1
                     continue
-            elif kind is _NMTOKEN:
+            elif kind is KIND_NMTOKEN:
                 value = xml_nmtoken(value)
                 if value is None:
                     self.stats.dropped_attrs += 1
@@ -681,7 +683,7 @@ def _illegal_replacement(m: re.Match) -> str:
 
 
 @lru_cache(maxsize=1)
-def _tags_with_required_attrs() -> frozenset[str]:
+def tags_with_required_attrs() -> frozenset[str]:
     return frozenset(t for t, s in element_specs().items() if any(a.required for a in s.attrs.values()))
 
 
