@@ -2,10 +2,12 @@
 
     python benchmarks/boilerplate.py [--corpora .cache/corpora] [--out .cache/boilerplate-eval]
                                      [--jobs 2] [--systems kitten,readability,...] [--reuse-peers]
-                                     [--limit N]
+                                     [--limit N] [--corpora-list cleaneval-final,dragnet,readability,modern]
 
 The pages are those of ``corpora/boilerplate/heldout.txt`` (never used to train the
-boilerplate CRF): the CLEANEVAL final part and the Dragnet part, scored separately.
+boilerplate CRF; whole sites held out, see ``corpora/boilerplate/make_heldout.py``)
+that have a gold file, scored per corpus: CLEANEVAL final, Dragnet, Readability and
+modern (its pages with a full gold file: newspaper4k's expected texts, plain text).
 Every system writes its output for each page to
 ``<out>/<corpus>/<system>/<page base name>.txt`` (nothing for a page where it
 failed), then the folders are scored with the code of ``kitten eval`` (SOW token
@@ -14,6 +16,18 @@ and one table per corpus is printed: mean P, R, F1 and the boundary cases. The
 per-document scores go to ``<out>/<corpus>/report.json`` and the histograms to
 ``<out>/<corpus>/histograms/<system>.svg``; the equivalent ``kitten eval`` command is
 printed under each table.
+
+Two tables follow:
+
+- modern snippets: the systems also run on every modern page that has snippets
+  (``with`` in ``snippets.jsonl``: the first words of the main text, asserted by
+  Postlight Parser's tests), held out or not, since these pages have no full gold
+  and are never trained on; per system the share of snippets found in its output
+  (white space and punctuation ignored in both, entities of the snippet unescaped:
+  :func:`snippet_found`), the pages with
+  an empty output, and the same on the pages of held-out sites only;
+- empty outputs: per corpus and system, the pages whose output is missing or blank
+  among the pages whose gold is not.
 
 Systems:
 
@@ -24,16 +38,22 @@ Systems:
   inscriptis (whole-page text: the precision floor).
 
 The peers' outputs do not change from run to run: ``--reuse-peers`` keeps a peer's
-folder when it was completed for the same pages (a ``.complete`` stamp in it).
+folder when it was completed for the same pages (a ``.complete`` stamp in it), and
+scores such folders even when ``--systems`` does not name the peer, so that
+``--systems kitten-crf --reuse-peers`` after retraining the model reruns Kitten only
+and still compares it with the peers.
 """
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import re
 import multiprocessing as mp
 import shutil
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -43,13 +63,23 @@ from peers import load_peer, missing_reason, run_peer  # noqa: E402
 
 from kitten.cli import main as kitten_main  # noqa: E402
 from kitten.evaluation.histogram import write_histograms  # noqa: E402
-from kitten.evaluation.report import evaluate, format_table, report_dict  # noqa: E402
+from kitten.evaluation.report import (  # noqa: E402
+    Report,
+    evaluate,
+    format_table,
+    output_files,
+    read_output,
+    report_dict,
+)
 from kitten.io.files import atomic_write, output_stem  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HELDOUT = ROOT / "corpora" / "boilerplate" / "heldout.txt"
 DEFAULT_OUT = DEFAULT_CORPORA.parent / "boilerplate-eval"
-CORPORA = ("cleaneval-final", "dragnet")
+#: The corpora scored by default (``--corpora-list``).
+CORPORA = ("cleaneval-final", "dragnet", "readability", "modern")
+#: The corpus whose ``snippets.jsonl`` gives the snippets table.
+SNIPPETS = "modern"
 
 #: Kitten configurations: system name -> extra arguments of ``kitten extract``.
 #: ``kitten-crf``: the boilerplate step on.
@@ -59,22 +89,160 @@ KITTEN_CONFIGS: dict[str, list[str]] = {
 }
 #: The peers (names of ``benchmarks/peers.py``), boilerplate removers first.
 PEER_SYSTEMS = ("readability", "trafilatura", "justext", "resiliparse-main", "html-text", "inscriptis")
-#: Issue 6: the CRF configuration must reach this mean F1 on both parts, above every peer.
-TARGET_F1 = 0.92
+#: ``kitten-crf@<threshold>``: the gate with ``--keep-threshold <threshold>`` (the curve)
+THRESHOLD_SYSTEM = "kitten-crf@"
+
+
+def kitten_args(name: str) -> list[str] | None:
+    """The ``kitten extract`` arguments of a Kitten system name, ``None`` for a peer.
+
+    >>> kitten_args("kitten-crf"), kitten_args("kitten-crf@0.3"), kitten_args("trafilatura")
+    (['--boilerplate', 'crf'], ['--boilerplate', 'crf', '--keep-threshold', '0.3'], None)
+    """
+    if name in KITTEN_CONFIGS:
+        return KITTEN_CONFIGS[name]
+    if name.startswith(THRESHOLD_SYSTEM):
+        return ["--boilerplate", "crf", "--keep-threshold", name[len(THRESHOLD_SYSTEM):]]
+    return None
+
+
 STAMP = ".complete"
 
 
-def heldout_pages(corpora: Path, heldout: Path = HELDOUT, limit: int = 0) -> dict[str, list[Path]]:
-    """The held-out HTML pages of each corpus, in the list's order (first ``limit`` only)."""
-    pages: dict[str, list[Path]] = {c: [] for c in CORPORA}
+def heldout_pages(corpora: Path, names: Sequence[str] = CORPORA, heldout: Path = HELDOUT,
+                  limit: int = 0) -> dict[str, list[Path]]:
+    """The held-out HTML pages of each corpus that have a gold file, in the list's
+    order (first ``limit`` only)."""
+    pages: dict[str, list[Path]] = {c: [] for c in names}
     for line in heldout.read_text(encoding="utf-8").split():
         corpus = line.split("/", 1)[0]
         if corpus in pages and (not limit or len(pages[corpus]) < limit):
             path = corpora / line
             if not path.is_file():
                 raise SystemExit(f"missing {path}: unpack ../shared/corpora/{corpus}.tar.xz into {corpora}")
-            pages[corpus].append(path)
+            if (corpora / corpus / "gold" / f"{output_stem(Path(path.name)).name}.txt").is_file():
+                pages[corpus].append(path)
+    for corpus, paths in pages.items():
+        if not paths:
+            raise SystemExit(f"{heldout} names no page of {corpus} with a gold file")
     return pages
+
+
+# --------------------------------------------------------------------------- snippets
+
+
+@dataclass(frozen=True)
+class SnippetPage:
+    """A page with snippets its main text must contain (entities unescaped)."""
+
+    path: Path
+    snippets: tuple[str, ...]
+    heldout: bool
+
+
+def snippet_pages(corpora: Path, heldout: Path = HELDOUT, limit: int = 0) -> list[SnippetPage]:
+    """Every page of :data:`SNIPPETS` with snippets (first ``limit`` only), held out
+    or not, in the order of ``snippets.jsonl``."""
+    held = set(heldout.read_text(encoding="utf-8").split())
+    pages = []
+    for line in (corpora / SNIPPETS / "snippets.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record.get("with") and (not limit or len(pages) < limit):
+            pages.append(SnippetPage(corpora / SNIPPETS / "html" / record["file"],
+                                     tuple(html.unescape(s) for s in record["with"]),
+                                     f"{SNIPPETS}/html/{record['file']}" in held))
+    return pages
+
+
+def _squeezed(text: str) -> str:
+    """Letters and digits only, lower-cased: what the SOW tokens keep (GUIDE section 3:
+    punctuation is a separator), without the separators."""
+    return _NOT_WORD.sub("", text).lower()
+
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def snippet_found(snippet: str, text: str) -> bool:
+    """Does ``text`` contain ``snippet``, white space and punctuation ignored in both (a
+    snippet runs across blocks, where an extractor writes a line break and Kitten also a
+    full stop; the SOW metric reads punctuation as a separator too)?
+
+    >>> snippet_found("The city has never b", "The  city has\\nnever been"), snippet_found("a b", "b a")
+    (True, False)
+    >>> snippet_found("(Photo: AP) Houston has", "(Photo: AP).\\nHouston has promoted")
+    True
+    """
+    return _squeezed(snippet) in _squeezed(text)
+
+
+@dataclass(frozen=True)
+class SnippetScore:
+    """Snippets found among snippets, pages with an empty output among pages."""
+
+    found: int = 0
+    snippets: int = 0
+    empty: int = 0
+    pages: int = 0
+
+
+def score_snippets(folder: Path, pages: Sequence[SnippetPage]) -> SnippetScore:
+    """How much of the pages' snippets one system's output folder holds (a missing or
+    blank output finds none)."""
+    files = output_files(folder, {output_stem(Path(p.path.name)).name for p in pages})
+    found = empty = 0
+    for page in pages:
+        path = files.get(output_stem(Path(page.path.name)).name)
+        text = read_output(path) if path else ""
+        empty += not text.strip()
+        found += sum(snippet_found(s, text) for s in page.snippets)
+    return SnippetScore(found, sum(len(p.snippets) for p in pages), empty, len(pages))
+
+
+def format_snippets(folders: Sequence[Path], pages: Sequence[SnippetPage]) -> str:
+    """The snippets table: one row per system, on every page and on held-out sites."""
+    held = [p for p in pages if p.heldout]
+    width = max([len("system"), *(len(f.name) for f in folders)])
+    head = f"{'system':<{width}}  {'found':>6} {'empty':>5}   {'held-out sites: found':>21} {'empty':>5}"
+    lines = [f"{len(pages)} pages with {sum(len(p.snippets) for p in pages)} snippets "
+             f"({len(held)} pages, {sum(len(p.snippets) for p in held)} snippets on held-out sites)", head,
+             "-" * len(head)]
+    for folder in folders:
+        a, h = score_snippets(folder, pages), score_snippets(folder, held)
+        lines.append(f"{folder.name:<{width}}  {a.found / max(1, a.snippets):6.3f} {a.empty:>5}   "
+                     f"{h.found / max(1, h.snippets):>21.3f} {h.empty:>5}")
+    lines.append("found: share of the snippets found in the output (white space and punctuation ignored); "
+                 "empty: pages whose output is missing or blank.")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- empty outputs
+
+
+def empty_outputs(report: Report) -> dict[str, tuple[int, int]]:
+    """``system -> (empty, pages)``: the pages whose gold has text, and among them
+    those whose output file is missing or blank."""
+    pages = [page for page, gold in report.gold.golds.items() if gold.text.strip()]
+    counts = {}
+    for system in report.systems:
+        files = output_files(system.folder, pages)
+        counts[system.name] = (sum(page not in files or not read_output(files[page]).strip() for page in pages),
+                               len(pages))
+    return counts
+
+
+def format_empty(reports: dict[str, Report]) -> str:
+    """The empty-output table: one row per system, one column per corpus."""
+    counts = {corpus: empty_outputs(report) for corpus, report in reports.items()}
+    systems = list(dict.fromkeys(s for c in counts.values() for s in c))
+    width = max([len("system"), *map(len, systems)])
+    head = f"{'system':<{width}}" + "".join(f"  {c:>15}" for c in counts)
+    lines = [head, "-" * len(head)]
+    for s in systems:
+        lines.append(f"{s:<{width}}" + "".join(
+            f"  {f'{c[s][0]}/{c[s][1]}' if s in c else '-':>15}" for c in counts.values()))
+    lines.append("pages whose output is missing or blank / pages whose gold is not blank.")
+    return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------- Kitten
@@ -122,13 +290,17 @@ def _stamp(paths: list[Path]) -> str:
     return json.dumps(sorted(p.name for p in paths))
 
 
+def complete(folder: Path, paths: list[Path]) -> bool:
+    """Was a peer's output folder completed for these pages?"""
+    return (folder / STAMP).is_file() and (folder / STAMP).read_text(encoding="utf-8") == _stamp(paths)
+
+
 def run_peers(systems: list[str], paths: list[Path], root: Path, jobs: int,
               reuse: bool) -> dict[str, float | None]:
     """Write every peer's outputs under ``root/<peer>/``; ``peer -> seconds`` spent in
     its extractor (summed over pages), ``None`` for a reused folder."""
     stamp = _stamp(paths)
-    kept = [s for s in systems if reuse and (root / s / STAMP).is_file()
-            and (root / s / STAMP).read_text(encoding="utf-8") == stamp]
+    kept = [s for s in systems if reuse and complete(root / s, paths)]
     todo = [s for s in systems if s not in kept]
     for s in todo:
         shutil.rmtree(root / s, ignore_errors=True)
@@ -160,53 +332,73 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the systems' outputs go")
     ap.add_argument("--heldout", type=Path, default=HELDOUT, help="the page list")
+    ap.add_argument("--corpora-list", default=",".join(CORPORA),
+                    help=f"comma-separated corpora to score (default: {','.join(CORPORA)})")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--systems", default=",".join([*KITTEN_CONFIGS, *PEER_SYSTEMS]),
                     help="comma-separated, from the Kitten configurations and the peers (default: all)")
     ap.add_argument("--reuse-peers", action="store_true",
-                    help="keep a peer's outputs from an earlier run on the same pages")
-    ap.add_argument("--limit", type=int, default=0, help="the first N held-out pages of each corpus only")
+                    help="keep a peer's outputs from an earlier run on the same pages "
+                         "(and score them even when --systems leaves the peer out)")
+    ap.add_argument("--limit", type=int, default=0,
+                    help="the first N held-out pages of each corpus only (and N snippet pages)")
+    ap.add_argument("--thresholds", default="",
+                    help="comma-separated keep thresholds: also run kitten-crf@T for each (the curve)")
     args = ap.parse_args(argv)
 
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    systems += [f"{THRESHOLD_SYSTEM}{t.strip()}" for t in args.thresholds.split(",") if t.strip()]
     peers = []
     for s in systems:
-        if s in KITTEN_CONFIGS:
+        if kitten_args(s) is not None:
             continue
         reason = missing_reason(s) if s in PEER_SYSTEMS else f"unknown; known: {', '.join([*KITTEN_CONFIGS, *PEER_SYSTEMS])}"
         if reason:
             print(f"{s}: {reason}: left out", file=sys.stderr)
         else:
             peers.append(s)
-    kittens = [s for s in systems if s in KITTEN_CONFIGS]
-    pages = heldout_pages(args.corpora, args.heldout, args.limit)
+    kittens = [s for s in systems if kitten_args(s) is not None]
+    names = [c.strip() for c in args.corpora_list.split(",") if c.strip()]
+    pages = heldout_pages(args.corpora, names, args.heldout, args.limit)
+    snippets = snippet_pages(args.corpora, args.heldout, args.limit) if SNIPPETS in pages else []
 
-    for corpus, paths in pages.items():
+    reports: dict[str, Report] = {}
+    for corpus, scored in pages.items():
         root = args.out / corpus
+        # modern: the snippet pages run too (scored in the snippets table)
+        paths = list(dict.fromkeys([*scored, *(p.path for p in snippets if corpus == SNIPPETS)]))
         times: dict[str, float | None] = {}
         for name in kittens:
-            times[name] = run_kitten(name, KITTEN_CONFIGS[name], paths, root / name, args.jobs)
+            times[name] = run_kitten(name, kitten_args(name), paths, root / name, args.jobs)
         times.update(run_peers(peers, paths, root, args.jobs, args.reuse_peers))
-        folders = [root / s for s in [*kittens, *peers]]
+        reused = [s for s in PEER_SYSTEMS if args.reuse_peers and s not in peers and complete(root / s, paths)]
+        times.update(dict.fromkeys(reused))
+        folders = [root / s for s in [*kittens, *peers, *reused]]
         pages_file = args.heldout
         if args.limit:  # score the pages run, not the whole list
             pages_file = root / "pages.txt"
-            atomic_write(pages_file, "".join(f"{corpus}/html/{p.name}\n" for p in paths))
+            atomic_write(pages_file, "".join(f"{corpus}/html/{p.name}\n" for p in scored))
         gold = args.corpora / corpus / "gold"
-        report = evaluate(folders, gold, "auto", pages_file)
+        report = reports[corpus] = evaluate(folders, gold, "auto", pages_file)
         atomic_write(root / "report.json", json.dumps(report_dict(report), ensure_ascii=False, indent=1) + "\n")
         write_histograms(report, root / "histograms")
 
-        print(f"\n== {corpus}: {len(paths)} held-out pages of {_show(args.heldout)}")
+        print(f"\n== {corpus}: {len(scored)} held-out pages of {_show(args.heldout)} with a gold file")
         sys.stdout.write(format_table(report))
-        best = max((s for s in report.systems if s.name in peers), key=lambda s: s.summary.f1, default=None)
+        best = max((s for s in report.systems if s.name in PEER_SYSTEMS), key=lambda s: s.summary.f1, default=None)
         if best is not None:
-            print(f"best peer: {best.name} F1 {best.summary.f1:.3f}; issue 6 target for the CRF configuration: "
-                  f"F1 >= {TARGET_F1} and above every peer")
-        print(f"seconds (kitten: wall clock of kitten extract --jobs {args.jobs}; peers: time in the extractor, "
-              "summed): " + ", ".join(f"{s} {t:.1f}" if t is not None else f"{s} reused" for s, t in times.items()))
+            print(f"best peer: {best.name} F1 {best.summary.f1:.3f} (issue 16: kitten-crf at least this)")
+        print(f"seconds (kitten: wall clock of kitten extract --jobs {args.jobs}, on {len(paths)} pages; peers: "
+              "time in the extractor, summed): "
+              + ", ".join(f"{s} {t:.1f}" if t is not None else f"{s} reused" for s, t in times.items()))
         print(f"same scores: kitten eval {' '.join(map(_show, folders))} --gold {_show(gold)} "
               f"--pages {_show(pages_file)}")
+
+    if snippets:
+        print(f"\n== {SNIPPETS} snippets: every page with snippets, held out or not (no full gold: never trained on)")
+        sys.stdout.write(format_snippets([s.folder for s in reports[SNIPPETS].systems], snippets))
+    print("\n== empty outputs on the held-out pages")
+    sys.stdout.write(format_empty(reports))
 
 
 def _show(path: Path) -> str:

@@ -18,6 +18,8 @@ Formats and their quirks (see ``../shared/corpora/README.md``):
   variants (``!@ $%^&*()``, ``!#@$%^&*()``, ``COMMNENTS``, ``CORRECTED``, bare, ...);
   five files are UTF-16 with a BOM, a few windows-1252.
 - **Readability**: an HTML fragment of the main content.
+- **modern** (newspaper4k's expected article texts): plain text, one paragraph a
+  line, read with the Dragnet reader (no file has a comment delimiter).
 
 >>> g = parse_cleaneval("URL: http://x.org/\\n<h>Title\\n<p>First line\\nwrapped. <l>item")
 >>> g.url, [(b.kind, b.text) for b in g.blocks]
@@ -288,6 +290,7 @@ CORPUS_GOLD_FORMAT: dict[str, str] = {
     "cleanportaleval": "cleaneval",
     "dragnet": "dragnet",
     "readability": "readability",
+    "modern": "dragnet",
 }
 
 CORPUS_FORMATS: dict[str, Callable[[str], Gold]] = {
