@@ -26,6 +26,7 @@ from kitten.config import StructureConfig
 from kitten.document import BR, AltText, Block, BlockKind, Document, Removal, locator_of
 from kitten.language import blocks_sample, detect
 from kitten.log import PageLog
+from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 
 _NS = "{http://www.w3.org/1999/xhtml}"
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
@@ -79,6 +80,15 @@ def _original(cls: str, local: str) -> str:
         if token.startswith("kitten-"):
             return token[7:]
     return local
+
+
+def _own_names(value: str) -> str:
+    """An ``id`` or ``class`` as the page wrote it: without the ``kitten-`` of renamed
+    elements and the ``kitten.`` tokens of semantic attributes (an ARIA ``role="menu"``
+    is not a class the page gave)."""
+    if "kitten." in value:
+        value = " ".join(t for t in value.split() if not t.startswith(SEMANTIC_PREFIX))
+    return value.replace("kitten-", "")
 
 
 def build_document(root: etree._Element, config: StructureConfig, log: PageLog) -> Document:
@@ -203,7 +213,7 @@ class _Walker:
                         reason = "hidden"
                     elif menu is not None and (orig in CONTAINERS or local in CONTAINERS):
                         for value in (el.get("id"), cls):
-                            if value and menu.search(value.replace("kitten-", "")):
+                            if value and menu.search(_own_names(value)):
                                 reason = self._menu_or_page(el, body)
                                 break
                 if reason is not None:

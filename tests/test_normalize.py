@@ -268,6 +268,22 @@ def test_hidden_with_existing_style(write) -> None:
     assert "color:red" in styles[0] and "color:blue" in styles[1]
 
 
+def test_semantic_attributes_become_classes(write) -> None:
+    """ARIA roles, microdata and aria-hidden are not XHTML 1.0 attributes, but the
+    boilerplate gate reads them: they are kept as ``kitten.`` class tokens (the same with
+    the C writer, which leaves such elements to the Python writer), after the original
+    name's class and the element's own classes."""
+    root, _, _ = write('<main role="main"><article class="post" itemprop="articleBody" '
+                       'itemscope itemtype="https://schema.org/NewsArticle"><p>Text</p></article>'
+                       '<nav role="Navigation menubar" aria-hidden="true"><a href="/">Home</a></nav>'
+                       '<div aria-hidden="false" role="!!">x</div></main>')
+    divs = [d.get("class") for d in root.iter(X + "div")]
+    assert divs == ["kitten-main kitten.role-main",
+                    "kitten-article post kitten.itemprop-articlebody kitten.itemtype-newsarticle",
+                    "kitten-nav kitten.role-navigation kitten.role-menubar kitten.aria-hidden", None]
+    assert root.find(f".//{X}div").get("role") is None
+
+
 def test_unknown_and_illegal_attributes_dropped(write) -> None:
     root, _, log = write('<p "a=1 a:b=2 x@y=3 data-x="4" onclick="f()" align="LEFT">t</p>')
     p = root.find(f".//{X}p")

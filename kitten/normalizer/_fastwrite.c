@@ -293,6 +293,10 @@ static int attributes_ok(const tables *t, const element_spec *e, lxb_node *n) {
         const attr_spec *s = find_attr(e, name, len);
         if (!s) {
             if (len == 6 && memcmp(name, "hidden", 6) == 0) return 0; /* becomes a style */
+            /* xhtml.SEMANTIC_ATTRS: become class tokens, written by the Python writer */
+            if ((len == 4 && memcmp(name, "role", 4) == 0) || (len == 8 && memcmp(name, "itemprop", 8) == 0)
+                || (len == 8 && memcmp(name, "itemtype", 8) == 0) || (len == 11 && memcmp(name, "aria-hidden", 11) == 0))
+                return 0;
             continue;                                               /* dropped */
         }
         if ((s->kind == K_ID || s->kind == K_NMTOKEN) && !is_ascii(a->value)) return 0;

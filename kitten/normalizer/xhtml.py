@@ -25,6 +25,13 @@ For every node, in document order, the writer decides where it can go:
 6. **Unwrapped**: where not even a ``span`` may stand, the element is left out and
    its content placed by the same rules.
 
+Attributes outside the DTD are dropped, but for the few that say what an element is
+for, which the boilerplate gate reads (:data:`SEMANTIC_ATTRS`): an ARIA ``role``,
+microdata ``itemprop`` and ``itemtype`` (the type's last path segment) and
+``aria-hidden="true"`` become class tokens ``kitten.role-main``,
+``kitten.itemprop-articlebody``, ``kitten.itemtype-newsarticle``, ``kitten.aria-hidden``
+(:func:`semantic_classes`; ``kitten.`` never starts an original name's ``kitten-``).
+
 Order and cardinality constraints are kept by a few element-specific rules: one
 ``title`` in ``head`` (added when missing), ``table`` sections in DTD order (a late
 ``thead``/``tfoot`` becomes a ``tbody``), lists, rows, selects and row groups that
@@ -49,6 +56,29 @@ DOCTYPE = (
     '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">\n'
 )
 CLASS_PREFIX = "kitten-"
+#: the class tokens that carry :data:`SEMANTIC_ATTRS` start with this
+SEMANTIC_PREFIX = "kitten."
+#: attributes outside XHTML 1.0 kept as class tokens (``_fastwrite.c`` leaves the
+#: elements that carry one to the Python writer)
+SEMANTIC_ATTRS = frozenset({"role", "itemprop", "itemtype", "aria-hidden"})
+_SEMANTIC_TOKEN = re.compile(r"[a-z][a-z0-9-]*")
+
+
+def semantic_classes(name: str, value: str) -> str:
+    """The class tokens of a semantic attribute (empty when it says nothing).
+
+    >>> semantic_classes("role", "Main navigation"), semantic_classes("aria-hidden", "true")
+    ('kitten.role-main kitten.role-navigation', 'kitten.aria-hidden')
+    >>> semantic_classes("itemtype", "https://schema.org/NewsArticle http://schema.org/Thing")
+    'kitten.itemtype-newsarticle kitten.itemtype-thing'
+    """
+    value = value.lower()
+    if name == "aria-hidden":
+        return "kitten.aria-hidden" if value.strip() == "true" else ""
+    if name == "itemtype":
+        value = " ".join(v.rstrip("/").rsplit("/", 1)[-1] for v in value.split())
+    tokens = dict.fromkeys(t for t in value.split()[:4] if _SEMANTIC_TOKEN.fullmatch(t))
+    return " ".join(f"{SEMANTIC_PREFIX}{name}-{t}" for t in tokens)
 
 # HTML elements outside XHTML 1.0 that render as blocks: they become <div>.
 HTML5_BLOCKS = frozenset(
@@ -307,6 +337,12 @@ class _Writer:
             elif kind is None:
                 if name == "hidden":
                     style = f"display:none;{style}" if style else "display:none"
+                elif name in SEMANTIC_ATTRS and "class" in kinds:
+                    tokens = semantic_classes(name, value)
+                    if tokens:
+                        classes = f"{classes} {tokens}" if classes else tokens
+                    else:
+                        self.stats.dropped_attrs += 1
                 else:
                     self.stats.dropped_attrs += 1
                 continue
