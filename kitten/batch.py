@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
+from kitten.boilerplate import FALLBACK as GATE_FALLBACK
 from kitten.config import Config
 from kitten.fallback import plain_text_dump
 from kitten.lists import LINK_ITEM_REMOVED
@@ -62,6 +63,7 @@ class Summary:
     expansions: Counter = field(default_factory=Counter)  # "abbr: NSW (New South Wales)" -> count
     removals: Counter = field(default_factory=Counter)  # removal reason -> count
     link_items: Counter = field(default_factory=Counter)  # removed link-list item text -> count
+    gate_fallbacks: Counter = field(default_factory=Counter)  # boilerplate-fallback reason -> count
 
     def add(self, rec: PageRecord) -> None:
         self.pages += 1
@@ -78,6 +80,8 @@ class Summary:
                 self.removals[e["kind"][8:]] += 1
             elif e["kind"] == LINK_ITEM_REMOVED:
                 self.link_items[e["message"]] += 1
+            elif e["kind"] == GATE_FALLBACK:
+                self.gate_fallbacks[e["message"].split(":")[0]] += 1
 
     def line(self) -> str:
         rate = self.pages / self.seconds if self.seconds else 0.0
@@ -212,8 +216,15 @@ class _Progress:
 
 
 def write_log_line(fh: TextIO, rec: PageRecord) -> None:
-    fh.write(json.dumps({"page": rec.rel, "status": rec.status, "encoding": rec.encoding,
-                         "output": rec.output, "events": rec.events}, ensure_ascii=False) + "\n")
+    """One JSON line for a page; ``gate`` is ``"fallback"`` when the boilerplate gate's
+    labels were overridden (``boilerplate-fallback`` event), ``"labelled"`` when they
+    were applied, absent without the gate."""
+    line = {"page": rec.rel, "status": rec.status, "encoding": rec.encoding, "output": rec.output}
+    kinds = {e["kind"] for e in rec.events if e["step"] == "gate"}
+    if kinds:
+        line["gate"] = "fallback" if GATE_FALLBACK in kinds else "labelled"
+    line["events"] = rec.events
+    fh.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 
 def write_removed_items(fh: TextIO, rec: PageRecord) -> None:
@@ -231,6 +242,9 @@ def print_summary(summary: Summary, stream: TextIO | None = None, top_items: int
         stream.write(f"  excluded x{n}: {reason}\n")
     for reason, n in summary.fallback_reasons.most_common(5):
         stream.write(f"  fallback x{n}: {reason}\n")
+    if summary.gate_fallbacks:
+        stream.write(f"  boilerplate gate overridden on {sum(summary.gate_fallbacks.values())} pages: "
+                     + ", ".join(f"{r} x{n}" for r, n in summary.gate_fallbacks.most_common()) + "\n")
     if summary.removals:
         stream.write("  removed: " + ", ".join(f"{r} x{n}" for r, n in summary.removals.most_common()) + "\n")
     if summary.expansions:

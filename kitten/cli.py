@@ -53,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
                            help="crf: drop the blocks the boilerplate CRF labels 'other' before tables, "
                                 "lists and segmentation (needs python-crfsuite: the crf extra); default "
                                 "from [boilerplate] method, else none")
+            p.add_argument("--keep-threshold", type=float, metavar="P",
+                           help="with the gate: keep a block whose probability of being content is at "
+                                "least P (0-1; lower keeps more text and more noise; default from "
+                                "[boilerplate] keep_threshold)")
     add_eval_arguments(sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
                                                    "overlap: P, R, F1, boundary cases)"))
     annotate = sub.add_parser("annotate", help="label corpus items for training (tables)")
@@ -119,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         return train(Path(args.corpora), Path(args.labels), Path(args.out), args.model)
     try:
         config = Config.from_toml(args.config) if args.config else Config()
-        config = _with_boilerplate(config, getattr(args, "boilerplate", None))
+        config = _with_boilerplate(config, getattr(args, "boilerplate", None), getattr(args, "keep_threshold", None))
         items = plan_outputs(list(discover(args.paths)))
     except (ConfigError, InputError, CrfUnavailable) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
@@ -150,10 +154,12 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if summary.counts["failed"] else 0
 
 
-def _with_boilerplate(config: Config, method: str | None) -> Config:
-    """``config`` with ``--boilerplate`` applied; checks now that the CRF can run."""
-    if method is not None:
-        config = dataclasses.replace(config, boilerplate=dataclasses.replace(config.boilerplate, method=method))
+def _with_boilerplate(config: Config, method: str | None, threshold: float | None = None) -> Config:
+    """``config`` with ``--boilerplate`` and ``--keep-threshold`` applied; checks now that
+    the CRF can run."""
+    changes = {k: v for k, v in (("method", method), ("keep_threshold", threshold)) if v is not None}
+    if changes:
+        config = dataclasses.replace(config, boilerplate=dataclasses.replace(config.boilerplate, **changes))
     if config.boilerplate.method == "crf":
         check_available(config.boilerplate.model, config.rules.classifiers)
     return config

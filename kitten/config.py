@@ -228,16 +228,23 @@ class BoilerplateConfig:
     #: other two lowered it, see the README). Extraction applies the rules the model was
     #: trained with (its JSON file), whatever this setting says.
     units: tuple[str, ...] = ("br-paragraphs",)
-    #: When the CRF labels every block of a page ``other``: keep the blocks most likely
-    #: content (logged) rather than output nothing. Off by default: on the held-out
-    #: pages the few blocks kept are mostly not the gold's (mean F1 CLEANEVAL 0.932 ->
-    #: 0.931, Dragnet 0.946 -> 0.941, the empty outputs not counted in the mean; over
-    #: every page 0.924 -> 0.922 and 0.932 -> 0.940).
-    keep_likeliest: bool = False
+    #: A block is kept when its probability of being content (the CRF's marginals) is at
+    #: least this: lower keeps more of the main text and more noise (the curve on the
+    #: held-out sites is in the README; the default was chosen there).
+    keep_threshold: float = 0.5
+    #: Keep every data table whole (the tables step's data/layout classifier decides):
+    #: its short cells look like navigation to the CRF, which dropped most Wikipedia
+    #: tables (facts of benchmarks/table_facts.py kept: 56.8% without this, 98.3% with
+    #: it, as without the gate); it costs a little on the held-out golds, which count
+    #: sidebar tables as noise (mean F1 Dragnet 0.919 -> 0.912, CLEANEVAL 0.930 -> 0.926).
+    keep_data_tables: bool = True
 
     def __post_init__(self) -> None:
         if self.method not in ("none", "crf"):
             raise ConfigError(f"[boilerplate] method must be \"none\" or \"crf\", not {self.method!r}")
+        if isinstance(self.keep_threshold, bool) or not isinstance(self.keep_threshold, (int, float)) \
+                or not 0.0 <= self.keep_threshold <= 1.0:
+            raise ConfigError(f"[boilerplate] keep_threshold must be a number from 0 to 1, not {self.keep_threshold!r}")
         for name in ("ratio_thresholds", "count_thresholds", "quotient_thresholds"):
             values = getattr(self, name)
             if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values) \

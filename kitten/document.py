@@ -106,6 +106,9 @@ class Document:
     #: each with an ``as_dict()`` for JSON output
     tables: list[Any] = field(default_factory=list)
     lists: list[Any] = field(default_factory=list)
+    #: the gate step's reading: each unit the boilerplate CRF labelled, with its label
+    #: and content probability (empty without the gate)
+    gate: list[Any] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

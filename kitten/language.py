@@ -10,6 +10,12 @@ else ``None`` (too little text, mixed or unknown language: the caller keeps its 
 The structure step asks it about the first 2,000 characters of a page's extracted
 text (``blocks_sample``) when the page declares no ``lang``: about 0.1 ms a page.
 
+The boilerplate gate needs more languages for its stop-word ratio, and pages whose
+``lang`` is wrong (a template's ``lang="en"`` around a German article):
+:func:`page_stop_words` picks, from the ``rules/<lang>/stopwords.txt`` lists (jusText's,
+56 languages), the declared language's list when it fits the page's words, else the
+list that covers them best, else none.
+
 >>> detect("Before selecting a college, parents need to explore the availability of "
 ...        "scholarships and grants that are offered by the school and by the state.")
 'en'
@@ -20,6 +26,11 @@ text (``blocks_sample``) when the page declares no ``lang``: about 0.1 ms a page
 True
 """
 from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from kitten.resources import rules_dir, word_list
 
 
 # Function words, lower case. A word in two sets counts for both, so the sets avoid
@@ -75,3 +86,45 @@ def blocks_sample(blocks, limit: int) -> str:
         if size >= limit:
             break
     return " ".join(parts)
+
+
+#: a stop-word list fits a page when this share of its tokens are in it (running
+#: text in the list's language: 30-50%; another language in the same script: under 10%)
+FIT = 0.15
+#: the declared language's list is kept when it covers this share of what the best one covers
+DECLARED_SHARE = 0.8
+#: tokens of a page read to choose its list
+CHOICE_TOKENS = 3000
+
+
+@lru_cache(maxsize=4)
+def stop_word_index(rules: str = "") -> dict[str, tuple[str, ...]]:
+    """Every word of the ``rules/<lang>/stopwords.txt`` lists -> the languages that list it."""
+    index: dict[str, list[str]] = {}
+    base = rules_dir(rules)
+    for path in sorted(base.glob("*/stopwords.txt")):
+        for word in word_list(rules, path.parent.name, "stopwords.txt"):
+            index.setdefault(word, []).append(path.parent.name)
+    return {w: tuple(langs) for w, langs in index.items()}
+
+
+def page_stop_words(tokens: list[str], lang: str, rules: str = "") -> tuple[str, frozenset[str]] | None:
+    """The stop-word list for a page's ``tokens`` (lower-cased words): the list that
+    covers the most tokens when it fits the text (:data:`FIT`), or that of ``lang`` when
+    it covers almost as many (:data:`DECLARED_SHARE`), else ``None`` (a language without a list, or a script
+    without spaces between words: the caller falls back to features that need none).
+    Returns the list's language and its words."""
+    index = stop_word_index(rules)
+    sample = tokens[:CHOICE_TOKENS]
+    if not sample:
+        return None
+    counts: dict[str, int] = {}
+    for t, k in Counter(sample).items():
+        for code in index.get(t, ()):
+            counts[code] = counts.get(code, 0) + k
+    best = max(counts, key=lambda c: (counts[c], c == lang), default="")
+    if not best or counts[best] < FIT * len(sample):
+        return None
+    if counts.get(lang, 0) >= DECLARED_SHARE * counts[best]:
+        best = lang  # the declared language, unless another list fits clearly better
+    return best, word_list(rules, best, "stopwords.txt")

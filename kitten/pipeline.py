@@ -14,12 +14,13 @@ page never yields nothing and a batch never stops.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from kitten.boilerplate import gate
+from kitten.boilerplate import FALLBACK as GATE_FALLBACK, gate
 from kitten.config import Config
 from kitten.fallback import plain_text_dump
 from kitten.log import Event, PageLog
@@ -74,7 +75,8 @@ DUMPS: dict[str, tuple[str, Any]] = {
     "decode": (".decoded.html", lambda d: d.text),
     "normalize": (".xhtml", lambda x: x),
     "structure": (".blocks.json", lambda d: json.dumps(document_dict(d), ensure_ascii=False, indent=1)),
-    "gate": (".boilerplate.json", lambda ls: json.dumps(readings(ls), ensure_ascii=False, indent=1)),
+    "gate": (".boilerplate.json", lambda ls: json.dumps([x.as_dict(features=True) for x in ls],
+                                                         ensure_ascii=False, indent=1)),
     "tables": (".tables.json", lambda ts: json.dumps(readings(ts), ensure_ascii=False, indent=1)),
     "lists": (".lists.json", lambda ls: json.dumps(readings(ls), ensure_ascii=False, indent=1)),
     "segment": (".sentences.txt", lambda ss: "".join(f"{s.locator}\t{s.text}\n" for s in ss)),
@@ -88,7 +90,7 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
     log = PageLog()
     products: dict[str, Any] = {"raw": page.data}
     result = PageResult(page.name, target, "failed", None, products, log.events)
-    step = "triage"
+    at = ["triage"]  # the step running (a cell the text steps update)
     try:
         tri: Triage = triage(page.data, config.triage)
         products["triage"] = tri
@@ -96,10 +98,10 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
             log.add("triage", "excluded", tri.reason)
             result.status = "excluded"
             return result
-        step = "decode"
+        at[0] = "decode"
         decoded = decode(page.data, config.decode, log, page.headers)
         products["decode"] = decoded
-        step = "normalize"
+        at[0] = "normalize"
         if tri.kind == "xml":
             xhtml = xml_to_xhtml(decoded.text, log)
         else:
@@ -108,29 +110,44 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
         if target == "xhtml":
             result.status, result.output = "done", xhtml
             return result
-        step = "structure"
+        at[0] = "structure"
         doc = build_document(parse_xhtml(xhtml), config.structure, log)
         products["structure"] = doc
-        if config.boilerplate.method != "none":
-            step = "gate"
+        ungated = doc
+        gated = config.boilerplate.method != "none"
+        if gated:
+            at[0] = "gate"
             doc, products["gate"] = gate(doc, config.boilerplate, log, config.rules.classifiers,
-                                           config.rules.dir)
-        step = "tables"
-        doc = read_tables(doc, config.tables, log, config.rules.classifiers)
-        products["tables"] = doc.tables
-        step = "lists"
-        doc = read_lists(doc, config.lists, log, config.rules.dir)
-        products["lists"] = doc.lists
-        step = "segment"
-        sentences = segment(doc, config.segment, log, config.rules.dir)
-        products["segment"] = sentences
-        step = "render"
+                                           config.rules.dir, config.tables)
+        doc, sentences = _text_steps(doc, config, log, products, at)
+        if not sentences and gated:
+            # what the gate kept, the later steps removed (a kept link list): never an empty page
+            if _text_steps(ungated, config, PageLog(), {}, at)[1]:
+                log.add("gate", GATE_FALLBACK, "empty-output: the steps after the gate left no text; "
+                                               "every block kept")
+                doc, sentences = _text_steps(dataclasses.replace(ungated, gate=doc.gate), config, log,
+                                             products, at)
+        at[0] = "render"
         text = render(target, doc, sentences, page.url or page.name)
         products["render"] = text
         result.status, result.output = "done", text
         return result
     except Exception as exc:  # noqa: BLE001 - any failure becomes a logged fallback
-        return _fallback(result, log, step, exc)
+        return _fallback(result, log, at[0], exc)
+
+
+def _text_steps(doc, config: Config, log: PageLog, products: dict[str, Any], at: list[str]):
+    """The tables, lists and segment steps: ``(document, sentences)`` (``at[0]``: the step running)."""
+    at[0] = "tables"
+    doc = read_tables(doc, config.tables, log, config.rules.classifiers)
+    products["tables"] = doc.tables
+    at[0] = "lists"
+    doc = read_lists(doc, config.lists, log, config.rules.dir)
+    products["lists"] = doc.lists
+    at[0] = "segment"
+    sentences = segment(doc, config.segment, log, config.rules.dir)
+    products["segment"] = sentences
+    return doc, sentences
 
 
 def _fallback(result: PageResult, log: PageLog, step: str, exc: Exception) -> PageResult:

@@ -27,6 +27,7 @@ def document_dict(doc: Document) -> dict:
                     "text": b.text()} for b in doc.blocks],
         "removals": [{"locator": r.locator, "reason": r.reason, "text": r.text} for r in doc.removals],
         "abbreviations": [{"tag": t, "text": x, "title": e} for t, x, e in doc.abbreviations],
+        "gate": readings(doc.gate),
         "tables": readings(doc.tables),
         "lists": readings(doc.lists),
     }

@@ -47,16 +47,20 @@ def test_features_of_a_hand_made_page() -> None:
     feats = block_features(doc.blocks)
     texts = [" ".join(b.text().split()) for b in doc.blocks]
     home = feats[texts.index("Home")]
-    assert "link-density=1.0" in home and "container.kw.nav" in home and "container.div.navigation" in home
+    assert "link-density=1.0" in home and "container.kw.nav" in home
+    assert not any(f.startswith("container.div.") for f in home)  # raw class tokens are not features
     assert "container.ul" in home and "split.open.ul" in home and "duplicate-count=3" in home
     assert "first-duplicate" in home and "-1:BOS" in home
     about = feats[texts.index("About us")]
     assert "split.close.li" in about and "+1:link-density=1.0" in about and "-1:link-density=1.0" in about
     para = feats[[i for i, t in enumerate(texts) if t.startswith("The club met")][0]]
     assert "link-density=0.0" in para and "container.kw.content" in para and "end.stop" in para
-    assert "begin.upper" in para and "sentences=1" in para and "tok.stopword=0.6" in para
+    assert "begin.upper" in para and "sentences=1" in para and "tok.stopword=0.7" in para
+    # the page family: after the title (the h1: the page has no <title>), in the densest region
+    assert {"title.after", "region.in", "ld.none"} <= set(para) and "title.before" in home
+    assert "region.before" in home and "title.at" in feats[texts.index("The annual report of the club")]
     foot = feats[[i for i, t in enumerate(texts) if t.startswith("Copyright")][0]]
-    assert "regexp.copyright" in foot and "container.kw.foot" in foot and "+1:EOS" in foot
+    assert "regexp.copyright" in foot and "container.kw.footer" in foot and "+1:EOS" in foot
     assert any(f.startswith("div-group.word-ratio=") for f in para)
     # a family switched off leaves no feature of its own
     no_markup = block_features(doc.blocks, FeatureSettings(families=("content",)))
@@ -191,6 +195,35 @@ def test_menu_container_holding_most_of_the_page_is_kept() -> None:
         Config.from_dict({"structure": {"menu_max_share": 0}})
 
 
+def test_aria_role_menu_is_not_a_menu_class() -> None:
+    """``role="menu"`` becomes the class token ``kitten.role-menu`` for the gate; the
+    structure step's ``remove_containers`` still matches only the page's own names."""
+    html = ('<html><body><div role="menu"><p>The article text is long enough to count as prose here.</p></div>'
+            '<div class="menu"><p>Home</p></div></body></html>')
+    result = run_page(Page(html.encode(), "m.html"), Config(), "text")
+    assert result.output == "The article text is long enough to count as prose here.\n"
+
+
+def test_stop_words_follow_the_page_not_its_declaration() -> None:
+    """A German article under a template's ``lang="en"`` gets the German list; a page in
+    a script without spaces gets none (``tok.stopword=na``), and its words are counted
+    per two characters."""
+    from kitten.boilerplate.features import word_count
+    from kitten.language import page_stop_words
+
+    german = "Die Regierung hat am Montag beschlossen, dass die Steuern im nächsten Jahr nicht steigen werden."
+    assert page_stop_words(german.lower().split(), "en")[0] == "de"
+    assert page_stop_words("the government said on monday that taxes will not rise".split(), "fr")[0] == "en"
+    assert page_stop_words(["東京都の天気は晴れです"], "ja") is None
+    doc = document(f'<html lang="en"><body><p>{german}</p></body></html>')
+    (feats,) = block_features(doc.blocks)
+    assert "tok.stopword=0.6" in feats and "stopwords=10" in feats  # as under lang="de"
+    doc = document("<html><body><p>東京都の天気は晴れです。明日は雨が降るでしょう。</p></body></html>")
+    (feats,) = block_features(doc.blocks)
+    assert "tok.stopword=na" in feats and "sentences=2" in feats and "end.stop" in feats
+    assert word_count("東京都の天気は晴れです") == 6
+
+
 def test_shipped_model_drops_the_navigation_keeps_the_article() -> None:
     pytest.importorskip("pycrfsuite")
     result = run_page(Page(PAGE.encode(), "t.html"), Config.from_dict({"boilerplate": {"method": "crf"}}), "text")
@@ -198,8 +231,9 @@ def test_shipped_model_drops_the_navigation_keeps_the_article() -> None:
     assert "The club met on Monday" in result.output and "Team: Veterans / Won: 4 / Lost: 11." in result.output
 
 
-def test_scorer_gives_crfsuite_labels(tiny_model: Path) -> None:
-    """The gate's own Viterbi over the model's weights agrees with CRFsuite's tagger."""
+def test_feature_lists_are_the_trained_ones(tiny_model: Path) -> None:
+    """The gate's own features (the scorer adds the neighbours) are the lists the model
+    was trained on, and CRFsuite's items give the same labels as those lists."""
     pytest.importorskip("pycrfsuite")
     from kitten.boilerplate.crf import model_path
     from kitten.boilerplate.features import crf_items, own_features
@@ -208,29 +242,156 @@ def test_scorer_gives_crfsuite_labels(tiny_model: Path) -> None:
         for html in (PAGE, PAGE.replace("<p>", "<p>Home ") + NAV + FOOT, f"<html><body>{NAV}{FOOT}</body></html>"):
             blocks = document(html).blocks
             labels = model.tag(block_features(blocks, model.settings))  # what the model was trained on
-            assert model.tag_own(own_features(blocks, model.settings)) == labels
             assert model.tag(crf_items(blocks, model.settings)) == labels
             no_window = dataclasses.replace(model.settings, window=())
             assert [["bias", *f] for f in own_features(blocks, model.settings)] == \
                 block_features(blocks, no_window)
 
 
-def test_all_other_keeps_the_likeliest_content(tiny_model: Path, monkeypatch) -> None:
-    """When the CRF drops every block, the blocks most likely content stay (logged)."""
+def _all_other(model_self, own):
+    """Marginals saying every block is ``other`` (0.96), the first block less so (0.8)."""
+    import numpy as np
+
+    labels = model_self.labels
+    m = np.zeros((len(own), len(labels)))
+    m[:, labels.index("other")], m[:, labels.index("paragraph")] = 0.96, 0.04
+    m[0, labels.index("other")], m[0, labels.index("paragraph")] = 0.8, 0.2
+    return m
+
+
+def test_fallback_when_the_labels_keep_no_prose(tiny_model: Path, monkeypatch) -> None:
+    """Every block labelled other on a page with prose: the densest text region is kept
+    and the page says so (log event, JSON Lines log field, batch summary)."""
+    from kitten.boilerplate import FALLBACK
     from kitten.boilerplate.crf import Model
-    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model), "keep_likeliest": True}})
+
+    monkeypatch.setattr(Model, "marginals_own", _all_other)
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model)}})
     doc = document(PAGE)
-    monkeypatch.setattr(Model, "tag_own", lambda self, own: ["other"] * len(own))
-    off = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model)}})
-    log = PageLog()
-    assert gate(doc, off.boilerplate, log)[0].blocks == [] and [e.kind for e in log.events] == ["all-other", "labels"]
     log = PageLog()
     kept, labelled = gate(doc, config.boilerplate, log)
-    assert 0 < len(kept.blocks) < len(doc.blocks)
-    assert any("The club met on Monday" in b.text() for b in kept.blocks)
-    assert not any("Home" in b.text() for b in kept.blocks)
-    assert any(e.kind == "all-other" for e in log.events)
-    assert {x.label for x in labelled} - {"other"} <= {"header", "paragraph", "list", "continuation"}
+    texts = [" ".join(b.text().split()) for b in kept.blocks]
+    assert any(t.startswith("The club met on Monday") for t in texts)
+    assert not any(t in NOISE or t.startswith("Copyright") for t in texts)
+    (event,) = [e for e in log.events if e.kind == FALLBACK]
+    assert event.message.startswith("no-sentence: 0% of the page's prose kept; kept the densest text region")
+    assert all(0.0 <= x.probability <= 1.0 for x in labelled)
+    # a page without prose, every block other: the likeliest block is kept, never nothing
+    doc = document("<html><body><ul><li><a href='/a'>Alpha</a></li><li><a href='/b'>Beta</a></li></ul></body></html>")
+    log = PageLog()
+    kept, _ = gate(doc, config.boilerplate, log)
+    assert [b.text() for b in kept.blocks] == ["Alpha"]
+    assert any(e.kind == FALLBACK and e.message.startswith("all-other") for e in log.events)
+
+
+def test_data_tables_and_introduced_lists_are_kept_whole(tiny_model: Path, monkeypatch) -> None:
+    """Short cells and items look like navigation to the CRF: a data table is kept whole
+    (``keep_data_tables``), a list or table right after a kept clause ending with a
+    colon too."""
+    import numpy as np
+
+    from kitten.boilerplate.crf import Model
+
+    texts = [" ".join(b.text().split()) for b in document(PAGE).blocks]
+    kept = {i for i, t in enumerate(texts) if t.startswith(("The club met", "The members who"))}
+
+    def marginals(model_self, own):
+        labels = model_self.labels
+        m = np.zeros((len(own), len(labels)))
+        for i in range(len(own)):
+            m[i, labels.index("paragraph" if i in kept else "other")] = 1.0
+        return m
+
+    monkeypatch.setattr(Model, "marginals_own", marginals)
+    for keep_tables in (True, False):
+        config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model),
+                                                   "keep_data_tables": keep_tables}})
+        text = run_page(Page(PAGE.encode(), "t.html"), config, "text").output
+        assert "the following: Ann, Bob, Cid." in text  # introduced by a kept clause ending with ":"
+        assert ("Team: Veterans / Won: 4 / Lost: 11." in text) is keep_tables  # nothing introduces it
+        assert "Home" not in text and "Copyright" not in text
+
+
+def test_no_empty_output_when_later_steps_remove_what_the_gate_kept(tiny_model: Path, monkeypatch) -> None:
+    """The gate keeps only a link list, which the lists step removes: the page is read
+    without the gate rather than come out empty (logged)."""
+    import numpy as np
+
+    from kitten.boilerplate import FALLBACK
+    from kitten.boilerplate.crf import Model
+
+    html = ("<html><body><ul><li><a href='/'>Home</a></li><li><a href='/a'>About</a></li></ul>"
+            "<p>Opening hours Monday to Friday</p></body></html>")
+
+    def marginals(model_self, own):  # the two items content, the paragraph other
+        labels = model_self.labels
+        m = np.zeros((len(own), len(labels)))
+        m[:, labels.index("list")] = 1.0
+        m[-1] = 0.0
+        m[-1, labels.index("other")] = 1.0
+        return m
+
+    monkeypatch.setattr(Model, "marginals_own", marginals)
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model)}})
+    result = run_page(Page(html.encode(), "t.html"), config, "text")
+    assert "Opening hours Monday to Friday" in result.output
+    assert [e.message.split(":")[0] for e in result.log if e.kind == FALLBACK] == ["empty-output"]
+
+
+def test_batch_counts_gate_fallbacks(tiny_model: Path, monkeypatch, tmp_path: Path) -> None:
+    import json
+
+    from kitten.boilerplate.crf import Model
+
+    monkeypatch.setattr(Model, "marginals_own", _all_other)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "p.html").write_text(PAGE)
+    config = tmp_path / "c.toml"
+    config.write_text(f'[boilerplate]\nmodel = "{tiny_model}"\n')
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["extract", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "--config", str(config),
+                     "--boilerplate", "crf", "--jobs", "1"]) == 0
+    assert "boilerplate gate overridden on 1 pages: no-sentence x1" in err.getvalue()
+    (line,) = (tmp_path / "out" / "kitten-log.jsonl").read_text().splitlines()
+    assert json.loads(line)["gate"] == "fallback"
+
+
+def test_keep_threshold_trades_noise_for_text(tiny_model: Path) -> None:
+    """Threshold 0 keeps every block, 1 keeps only what the fallback adds back; JSON gives
+    each unit's label and probability, the dump its features too."""
+    import json
+
+    doc = document(PAGE)
+    everything = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model), "keep_threshold": 0}})
+    kept, labelled = gate(doc, everything.boilerplate, PageLog())
+    assert len(kept.blocks) == len(doc.blocks) and "other" not in {x.label for x in labelled}
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model)}})
+    data = json.loads(run_page(Page(PAGE.encode(), "t.html"), config, "json").output)
+    gate_json = data["gate"]
+    assert len(gate_json) == len(doc.blocks) and {"label", "probability", "locator", "text"} <= set(gate_json[0])
+    home = next(x for x in gate_json if x["text"] == "Home")
+    para = next(x for x in gate_json if x["text"].startswith("The club met"))
+    assert home["label"] == "other" and home["probability"] < 0.5 <= para["probability"]
+    assert "features" not in home and "features" in labelled[0].as_dict(features=True)
+    for bad in (-0.1, 1.5, "high", True):
+        with pytest.raises(ConfigError):
+            Config.from_dict({"boilerplate": {"keep_threshold": bad}})
+
+
+def test_marginals_are_crfsuites(tiny_model: Path) -> None:
+    """The scorer's forward-backward gives CRFsuite's marginal probabilities."""
+    pytest.importorskip("pycrfsuite")
+    from kitten.boilerplate.crf import model_path
+    from kitten.boilerplate.features import crf_items, own_features
+    for path in (tiny_model, model_path()):
+        model = load_model(str(path))
+        blocks = document(PAGE.replace("<p>", "<p>Home ") + NAV + FOOT).blocks
+        mine = model.marginals_own(own_features(blocks, model.settings))
+        model.tagger.set(crf_items(blocks, model.settings))
+        for i in range(len(blocks)):
+            for k, lab in enumerate(model.labels):
+                assert abs(mine[i, k] - model.tagger.marginal(lab, i)) < 1e-4
 
 
 def test_victor_protocol_parameters_are_chosen_on_other_pages() -> None:

@@ -53,15 +53,16 @@ def settings_path(model: Path) -> Path:
 
 
 class Scorer:
-    """The model's weights as one matrix, and Viterbi over them: the labels CRFsuite's
-    tagger gives for the lists :func:`~kitten.boilerplate.features.block_features`
-    builds (what the model was trained on: a repeated feature counts each time),
-    without building them. Each feature name has one row: its own weights, then its
+    """The model's weights as one matrix, and forward-backward over them: the marginal
+    probabilities CRFsuite's tagger gives for the lists
+    :func:`~kitten.boilerplate.features.block_features` builds (what the model was
+    trained on: a repeated feature counts each time), without building them. Each
+    feature name has one row: its own weights, then its
     weights as a neighbour's feature (``-1:name``, ``+1:name``; none for the page-wide
     features, which the neighbours never see), so a block's own list is looked up once
     and a page's blocks are summed in one vectorized call (numpy). Weights as
-    ``Tagger.info()`` reads them (6 decimals): near-ties could differ from CRFsuite's
-    own tagger (the tests compare the two)."""
+    ``Tagger.info()`` reads them (6 decimals; the tests compare the marginals with
+    CRFsuite's)."""
 
     def __init__(self, info, window: tuple[int, ...]) -> None:
         np = numpy()
@@ -99,12 +100,10 @@ class Scorer:
         for (a, b), weight in info.transitions.items():
             self.trans[pos[a], pos[b]] = weight
 
-    def tag(self, own: list[list[str]]) -> list[str]:
-        """Labels of the blocks whose own features (no neighbours) are ``own``."""
-        m = len(own)
-        if not m:
-            return []
+    def unary(self, own: list[list[str]]):
+        """The state scores (blocks x labels) of the blocks whose own features are ``own``."""
         np = numpy()
+        m = len(own)
         n = len(self.labels)
         get = self.index.get
         # each block's rows, after a leading zero row (so that an empty list sums to zero)
@@ -126,20 +125,47 @@ class Scorer:
                 unary[max(m - d, 0):] += self.ends[w - 1]
             else:
                 unary += band
-        trans = self.trans
-        score = unary[0]
-        back = np.empty((m, n), dtype=np.intp)
-        for i in range(1, m):
-            cand = score[:, None] + trans  # cand[a, k]: from label a to label k
-            back[i] = cand.argmax(axis=0)  # the first best on ties, as CRFsuite
-            score = cand.max(axis=0) + unary[i]
-        k = int(score.argmax())
-        path = [k]
-        for i in range(m - 1, 0, -1):
-            k = int(back[i, k])
-            path.append(k)
-        path.reverse()
-        return [self.labels[k] for k in path]
+        return unary
+
+    def marginals(self, own: list[list[str]]):
+        """Each block's probability of each label (blocks x labels, rows summing to 1):
+        forward-backward over the same scores (CRFsuite's ``Tagger.marginal``, without
+        building items). The forward and backward products of the per-block matrices
+        are computed as parallel prefix scans (a page's blocks at once, log2(blocks)
+        numpy steps, each product rescaled: a position's vector is needed only up to
+        its scale)."""
+        np = numpy()
+        m = len(own)
+        n = len(self.labels)
+        if not m:
+            return np.zeros((0, n))
+        unary = self.unary(own)
+        u = np.exp(unary - unary.max(axis=1, keepdims=True))
+        t = np.exp(self.trans - self.trans.max())
+        alpha = u.copy()
+        beta = np.ones_like(u)
+        if m > 1:
+            steps = t[None, :, :] * u[1:, None, :]  # steps[i][a, b]: label a at i, b at i + 1
+            forward = _scan(steps, np, left=False)  # steps[0] ... steps[i]
+            alpha[1:] = np.einsum("a,iab->ib", u[0], forward)
+            backward = _scan(steps[::-1], np, left=True)  # steps[i] ... steps[m - 2]
+            beta[:-1] = backward[::-1].sum(axis=2)
+        p = alpha * beta
+        return p / p.sum(axis=1, keepdims=True)
+
+
+def _scan(mats, np, left: bool):
+    """Inclusive prefix products of a stack of square matrices (Hillis and Steele):
+    ``out[i] = mats[0] @ ... @ mats[i]``, or with ``left`` ``mats[i] @ ... @ mats[0]``;
+    each product divided by its largest entry."""
+    out = mats / mats.max(axis=(1, 2), keepdims=True)
+    d = 1
+    while d < len(out):
+        new = out[d:] @ out[:-d] if left else out[:-d] @ out[d:]
+        new /= new.max(axis=(1, 2), keepdims=True)
+        out = np.concatenate((out[:d], new))
+        d *= 2
+    return out
 
 
 @dataclass
@@ -153,23 +179,18 @@ class Model:
         """CRFsuite's tagger on full items (neighbour features included)."""
         return list(self.tagger.tag(features)) if features else []  # type: ignore[attr-defined]
 
-    def content_probabilities(self, items: list) -> list[tuple[float, str]]:
-        """For each item: the marginal probability that it is not ``other``, and its
-        likeliest label other than ``other`` (CRFsuite's forward-backward)."""
-        t = self.tagger
-        t.set(items)  # type: ignore[attr-defined]
-        labels = [lab for lab in t.labels() if lab != "other"]  # type: ignore[attr-defined]
-        out = []
-        for i in range(len(items)):
-            m = {lab: t.marginal(lab, i) for lab in labels}  # type: ignore[attr-defined]
-            out.append((sum(m.values()), max(labels, key=m.__getitem__)))
-        return out
+    def marginals_own(self, own: list[list[str]]):
+        """Each block's probability of each label of :attr:`labels` (:meth:`Scorer.marginals`)."""
+        return self.get_scorer().marginals(own)
 
-    def tag_own(self, own: list[list[str]]) -> list[str]:
-        """The same labels from the blocks' own features (:class:`Scorer`, faster)."""
+    @property
+    def labels(self) -> list[str]:
+        return self.get_scorer().labels
+
+    def get_scorer(self) -> Scorer:
         if self.scorer is None:
             self.scorer = Scorer(self.tagger.info(), self.settings.window)  # type: ignore[attr-defined]
-        return self.scorer.tag(own)
+        return self.scorer
 
 
 @lru_cache(maxsize=4)

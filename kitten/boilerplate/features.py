@@ -10,12 +10,22 @@ every block, or too many), and ``BOS``/``EOS`` at the ends.
 
 Feature families, each switched on or off by name in ``FeatureSettings.families``:
 
-``markup`` (Victor)
+``markup`` (Victor, with a vocabulary)
     ``container.<tag>`` for every ancestor of the block's element (original names of
-    renamed HTML5 elements), ``container.<tag>.<token>`` for the tokens of its ``class``
-    and ``id`` (lower-cased, digits removed), ``container.kw.<word>`` when a class or id
-    contains a word of :data:`KEYWORDS` (``nav``, ``footer``, ``content`` ...: what
-    generalizes across sites), ``tag.<name>``/``kind.<kind>`` of the block itself.
+    renamed HTML5 elements: ``container.article``, ``container.nav``, ``container.aside``,
+    ``container.main``, ``container.header``, ``container.footer``, ``container.form``,
+    ``container.figure`` ...), ``container.kw.<word>`` for each word of
+    :data:`VOCABULARY` among the whole tokens of an ancestor's ``class`` and ``id``
+    (split on ``-``, ``_``, digits and camelCase: ``articleBody`` -> article, body), once
+    however many ancestors carry it; ``container.kw.role-<role>`` for ARIA roles
+    (``role-main``, ``role-navigation``, ``role-banner``, ``role-contentinfo``,
+    ``role-complementary`` ...), ``container.kw.itemprop-<name>`` and
+    ``container.kw.itemtype-<type>`` for microdata (``itemprop-articlebody``,
+    ``itemtype-newsarticle``), ``container.kw.aria-hidden``: the normalizer keeps these
+    attributes as ``kitten.`` class tokens (``kitten/normalizer/xhtml.py``);
+    ``tag.<name>``/``kind.<kind>`` of the block itself. Raw class and id tokens are not
+    features: they name one site's template, and a model that learns them learns its
+    training sites.
 ``split`` (Victor)
     ``split.<tag>=<count>``: the elements opened or closed between the previous block
     and this one (``split.open.<tag>``/``split.close.<tag>`` too), ``split.br=<n>``
@@ -25,7 +35,12 @@ Feature families, each switched on or off by name in ``FeatureSettings.families`
     ``char.punct``, ``char.space``), character and token counts (``chars``,
     ``tokens``), token class ratios (``tok.upper-initial``, ``tok.all-upper``,
     ``tok.digit``, ``tok.stopword``: function words of ``rules/<lang>/stopwords.txt``,
-    jusText's best clue, and their count ``stopwords``), ``sentences`` (count) and ``sentence-len`` (mean tokens),
+    jusText's best clue, and their count ``stopwords``; the list is the page's
+    (``kitten.language.page_stop_words``: the declared language's when it fits the
+    page's words, else the best fitting of 56 languages) and ``tok.stopword=na`` when
+    none fits (a language without a list, a script without spaces)), ``sentences``
+    (count; ``。！？`` count too) and ``sentence-len`` (mean tokens; in scripts written
+    without spaces, a word is counted per two characters: :func:`word_count`),
     ``begin.upper``/``begin.lower``/``begin.digit``/``begin.other``,
     ``end.stop``/``end.colon``/``end.other``, ``bullet`` (starts with a hand-written
     bullet), ``regexp.url``/``regexp.date``/``regexp.time``/``regexp.email``/
@@ -40,6 +55,17 @@ Feature families, each switched on or off by name in ``FeatureSettings.families`
 ``document`` (Victor)
     ``position`` (block index / blocks), ``doc.words``, ``doc.sentences``,
     ``doc.blocks``, ``doc.max-div-group``, ``doc.max-td-group``.
+``page`` (what a page says about itself; :func:`_landmarks`)
+    ``title.before``/``title.at``/``title.after``/``title.none``: the block against the
+    page's title block (the first heading, else short block, whose words are mostly
+    the title's: ``og:title``, else ``<title>``; else the first ``h1``), and
+    ``title.match`` on every block that reads as the title; ``ld.body``/``ld.part``/
+    ``ld.out``/``ld.short`` (share of the block's words in the JSON-LD ``articleBody``
+    the page declares, 80% / 40% or more, less, under 3 words) or ``ld.none``;
+    ``region.in``, else ``region.before``/``region.after`` and ``region.dist=<n>``
+    (blocks to the nearest block in it): the page's densest text region (:func:`_region`:
+    the element whose children's prose weighs most, as Readability scores candidates),
+    or ``region.none`` on a page without prose.
 ``shallow`` (Boilerpipe, Kohlschütter et al. 2010)
     ``link-density`` (letters inside links / letters), ``text-density`` (words per
     80-character line), ``quotient.prev`` (words of the previous block / this one)
@@ -47,6 +73,7 @@ Feature families, each switched on or off by name in ``FeatureSettings.families`
 """
 from __future__ import annotations
 
+import json
 import re
 from bisect import bisect_right
 from operator import itemgetter, methodcaller
@@ -54,17 +81,67 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
 from kitten.document import BR, Block
-from kitten.resources import word_list
+from kitten.normalizer.xhtml import SEMANTIC_PREFIX
+from kitten.language import CHOICE_TOKENS, page_stop_words
 
 _NS = "{http://www.w3.org/1999/xhtml}"
 _NS_LEN = len(_NS)
 
-FAMILIES = ("markup", "split", "content", "duplicate", "group", "document", "shallow")
-#: class/id words that mean the same on most sites
-KEYWORDS = ("nav", "menu", "foot", "head", "side", "comment", "content", "article", "post", "entry",
-            "main", "body", "story", "text", "date", "author", "share", "social", "related", "ad",
-            "banner", "promo", "widget", "title", "breadcrumb", "tag", "meta", "copy", "link", "login",
-            "search", "caption", "print", "email", "subscribe")
+FAMILIES = ("markup", "split", "content", "duplicate", "group", "document", "shallow", "page")
+#: class/id words that mean the same on most sites, each with the spellings that name it
+#: (whole tokens of a class or id split on ``-``, ``_``, white space, digits and
+#: camelCase; a plural ``s`` dropped): ``container.kw.<word>``. Raw tokens outside this
+#: vocabulary are not features: they name one site's template, and a model that learns
+#: them learns its training sites (``c``, ``u``, ``xs``, ``widget-3`` ...).
+VOCABULARY: dict[str, tuple[str, ...]] = {
+    "content": ("content", "contents", "maincontent", "pagecontent"),
+    "article": ("article", "articles", "articlebody", "articletext"),
+    "post": ("post", "posts", "postbody", "postcontent", "hentry"),
+    "entry": ("entry", "entries", "entrycontent"),
+    "story": ("story", "stories", "storybody", "storytext"),
+    "body": ("body", "bodytext"),
+    "text": ("text", "txt", "richtext", "rte", "prose", "paragraph", "para"),
+    "main": ("main",),
+    "blog": ("blog",),
+    "news": ("news",),
+    "detail": ("detail", "details"),
+    "nav": ("nav", "navigation", "navbar", "navi", "topnav", "subnav", "mainnav"),
+    "menu": ("menu", "menus", "submenu", "megamenu", "dropdown", "hamburger"),
+    "breadcrumb": ("breadcrumb", "breadcrumbs", "crumbs", "crumb"),
+    "header": ("header", "head", "masthead", "topbar"),
+    "footer": ("footer", "foot", "bottom"),
+    "side": ("sidebar", "side", "aside", "rail", "sidenav"),
+    "widget": ("widget", "widgets", "module", "block", "blocks", "box", "panel"),
+    "comment": ("comment", "comments", "reply", "replies", "discussion", "disqus", "respond"),
+    "share": ("share", "sharing", "sharebar", "social", "socials", "follow", "tweet", "twitter",
+              "facebook", "linkedin", "whatsapp", "pinterest"),
+    "related": ("related", "recommend", "recommended", "recommendation", "recommendations", "more",
+                "popular", "trending", "mostread", "readmore", "also", "next", "outbrain", "taboola"),
+    "cookie": ("cookie", "cookies", "consent", "gdpr", "privacy", "cmp"),
+    "banner": ("banner", "alert", "notice", "notification", "modal", "popup", "overlay", "lightbox"),
+    "ad": ("ad", "ads", "advert", "adverts", "advertisement", "advertising", "adsense", "dfp", "gpt",
+           "sponsor", "sponsored", "promo", "promoted", "promotion", "commercial", "partner", "affiliate"),
+    "newsletter": ("newsletter", "subscribe", "subscription", "signup", "register", "paywall", "premium"),
+    "login": ("login", "signin", "account", "user", "profile"),
+    "search": ("search", "searchform", "query"),
+    "tag": ("tag", "tags", "category", "categories", "topic", "topics", "label", "labels", "keywords"),
+    "meta": ("meta", "byline", "author", "authors", "date", "time", "timestamp", "published", "dateline",
+             "updated", "info"),
+    "caption": ("caption", "figcaption", "credit", "credits", "figure", "image", "img", "photo", "media",
+                "video", "gallery", "slideshow", "slider", "carousel", "player", "embed"),
+    "title": ("title", "headline", "heading", "hed", "dek", "subtitle", "subhead", "kicker"),
+    "summary": ("summary", "lead", "lede", "intro", "standfirst", "teaser", "excerpt", "abstract",
+                "description", "desc"),
+    "card": ("card", "cards", "tile", "tiles", "teasers", "list", "listing", "item", "items", "feed"),
+    "link": ("link", "links", "button", "btn", "cta", "icon", "icons", "logo"),
+    "print": ("print", "email", "mail", "tools", "toolbar", "actions", "utility", "utilities"),
+    "pagination": ("pagination", "pager", "paging", "prev", "previous", "pages"),
+    "copyright": ("copyright", "legal", "disclaimer", "terms", "license", "imprint"),
+    "hidden": ("hidden", "hide", "invisible", "sronly", "visuallyhidden", "screenreader", "offscreen",
+               "skip", "skiplink"),
+    "contact": ("contact", "address", "about", "bio", "contributor"),
+}
+_VOCABULARY = {token: word for word, tokens in VOCABULARY.items() for token in tokens}
 RATIOS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 COUNTS = (0, 1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500, 1000, 2000, 5000)
 QUOTIENTS = (0.0, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 4.0, 10.0)
@@ -117,6 +194,13 @@ _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights reserved", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•·»>■□◦▪‣–—|]|\d{1,2}[.)]\s)")
 _STRIP = ".,;:!?\"'()[]«»“”‘’"
+#: sentence ends of scripts written without spaces
+_FULL_STOPS = ("。", "！", "？", "｡")
+_END_STOP = frozenset(".!?\"”'」』" + "".join(_FULL_STOPS))
+#: characters of scripts written without spaces between words (CJK ideographs, kana,
+#: Thai, Lao, Myanmar, Khmer)
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+                       r"\uf900-\ufaff]")
 
 
 def _has_digit(token: str) -> bool:
@@ -129,8 +213,34 @@ _TOKEN_SPLIT = re.compile(r"[\W_]+")
 _DIGITS = re.compile(r"\d+")
 
 
-def _tokens(value: str) -> list[str]:
-    return [t for t in _TOKEN_SPLIT.split(_DIGITS.sub("", value.lower())) if t and t != "kitten"]
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def name_words(value: str) -> list[str]:
+    """The vocabulary words (:data:`VOCABULARY`) of a ``class`` or ``id``, in order, each
+    once: each token whole, else its camelCase parts.
+
+    >>> name_words("articleBody post-content__text sidebar_widget3 c xs mainNavLinks")
+    ['article', 'post', 'content', 'text', 'side', 'widget', 'main', 'nav', 'link']
+    """
+    out: dict[str, None] = {}
+    for token in _TOKEN_SPLIT.split(_DIGITS.sub(" ", value)):
+        word = _word(token.lower())
+        if word is not None:
+            out[word] = None
+        elif not token.islower():
+            for part in _CAMEL.split(token):
+                word = _word(part.lower())
+                if word is not None:
+                    out[word] = None
+    return list(out)
+
+
+def _word(token: str) -> str | None:
+    word = _VOCABULARY.get(token)
+    if word is None and token.endswith("s"):
+        word = _VOCABULARY.get(token[:-1])
+    return word
 
 
 _TD = frozenset(("td", "th"))
@@ -169,7 +279,11 @@ class _Tree:
                     td = el
                 if tag in _DIVS:
                     div = el
-                c = (chain + (el,), names + (tag,), above + marks, above, own, div, td)
+                # a vocabulary word counts once however many ancestors carry it (marks[0]
+                # is container.<tag>, which counts each time)
+                inherited = above + marks if len(marks) == 1 else \
+                    above + marks[:1] + tuple(m for m in marks[1:] if m not in above)
+                c = (chain + (el,), names + (tag,), inherited, above, own, div, td)
             self.contexts[el] = c
         return c
 
@@ -189,11 +303,13 @@ def _marks(tag, cls: str | None, id_: str | None) -> tuple[str, tuple[str, ...],
     out = [f"container.{tag}"]
     for v in (cls, id_):
         if v:
-            out.extend(f"container.{tag}.{t}" for t in _tokens(v)[:3])
-            low = v.lower()
-            out += [f"container.kw.{k}" for k in KEYWORDS if k in low]
+            if "kitten." in v:  # role, itemprop, itemtype, aria-hidden (kitten/normalizer/xhtml.py)
+                semantic = [t for t in v.split() if t.startswith(SEMANTIC_PREFIX)]
+                out += [f"container.kw.{t[len(SEMANTIC_PREFIX):]}" for t in semantic]
+                v = " ".join(t for t in v.split() if not t.startswith(SEMANTIC_PREFIX))
+            out += [f"container.kw.{w}" for w in name_words(v.replace("kitten-", " "))]
     marks = tuple(dict.fromkeys(out))
-    return tag, marks, tuple(x for x in marks if x.count(".") > 1)
+    return tag, marks, marks[1:]
 
 
 @dataclass
@@ -319,7 +435,6 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
     """Each block's own features (no neighbours: the gate's scorer adds those)."""
     if not blocks:
         return []
-    stop = word_list(rules, lang, "stopwords.txt")
     fam = frozenset(settings.families)
     R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
     root = blocks[0].source.getroottree().getroot() if blocks[0].source is not None else None
@@ -333,6 +448,7 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
         toks = b.text().split()
         text = " ".join(toks)
         words = len(toks)
+        ends = 0
         if text.isascii():
             data = text.encode("ascii")
             digits = _count(data, _ASCII_DIGIT)
@@ -340,14 +456,22 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
         else:
             letters = sum(map(str.isalnum, text))
             digits = sum(map(str.isdigit, text))
+            unspaced = len(_UNSPACED.findall(text))
+            if unspaced:  # Chinese, Japanese, Thai ...: about one word per two characters
+                words += unspaced // 2
+                ends = sum(map(text.count, _FULL_STOPS))
         ll = min(links.get(b.source, 0), letters)
-        # runs of . ! ? followed by a space or the end (white space is single spaces here)
-        sentences = max(1, text.count(". ") + text.count("! ") + text.count("? ") + (text[-1] in ".!?")) \
-            if words else 0
+        # runs of . ! ? followed by a space or the end (white space is single spaces here), and 。！？
+        sentences = max(1, text.count(". ") + text.count("! ") + text.count("? ") + ends
+                        + (text[-1] in ".!?")) if words else 0
         key = text.lower()
         facts.append(_Facts(text, key, toks, words, ll, letters, sentences, digits))
         dup[key] = dup.get(key, 0) + 1
     n = len(blocks)
+    stop: frozenset[str] | None = None
+    if "content" in fam:
+        chosen = page_stop_words(_first_tokens(facts, CHOICE_TOKENS), lang, rules)
+        stop = chosen[1] if chosen else None
     total_words = sum(f.words for f in facts) or 1
     total_sentences = sum(f.sentences for f in facts)
     # group features: words outside links per nearest div-like and td container
@@ -364,6 +488,7 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
                 div_words[div] = div_words.get(div, 0) + outside
             if td is not None:
                 td_words[td] = td_words.get(td, 0) + outside
+    landmarks = _landmarks(blocks, facts, contexts, root, C) if "page" in fam else None
     max_div = max(div_words.values(), default=0) / total_words
     max_td = max(td_words.values(), default=0) / total_words
     seen: set[str] = set()
@@ -436,15 +561,19 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
                     if digit else 0
                 out += [names["tok.upper-initial"][br(Rb, ui / nt) - 1], names["tok.all-upper"][br(Rb, au / nt) - 1],
                         names["tok.digit"][br(Rb, dg / nt) - 1]]
-                n_stop = sum(map(stop.__contains__, map(methodcaller("strip", _STRIP), f.lower.split())))
-                out += [names["tok.stopword"][br(Rb, n_stop / nt) - 1], names["stopwords"][br(Cb, n_stop) - 1]]
+                if stop is None:  # no list fits the page (kitten/language.py)
+                    out.append("tok.stopword=na")
+                else:
+                    n_stop = sum(map(stop.__contains__, map(methodcaller("strip", _STRIP), f.lower.split())))
+                    out += [names["tok.stopword"][br(Rb, n_stop / nt) - 1],
+                            names["stopwords"][br(Cb, n_stop) - 1]]
             out += [names["sentences"][br(Cb, f.sentences) - 1],
                     names["sentence-len"][br(Cb, f.words / f.sentences if f.sentences else 0) - 1]]
             first = text[:1]
             out.append("begin.upper" if first.isupper() else "begin.lower" if first.islower()
                        else "begin.digit" if first.isdigit() else "begin.other")
             last = text[-1:]
-            out.append("end.stop" if last in ".!?\"”'" else "end.colon" if last == ":" else "end.other")
+            out.append("end.stop" if last in _END_STOP else "end.colon" if last in ":：" else "end.other")
             if _BULLET.match(text):
                 out.append("bullet")
             # each expression only where a string it cannot match without is found
@@ -476,6 +605,8 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
         if "document" in fam:
             out.append(names["position"][br(Rb, i / n) - 1])
             out += page_wide
+        if landmarks is not None:
+            out += landmarks[i]
         if "shallow" in fam:
             out.append(names["link-density"][br(Rb, f.link_letters / f.letters if f.letters else 0) - 1])
             lines = max(1, -(-len(text) // 80))
@@ -486,6 +617,187 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
             out.append(names["quotient.next"][br(Qb, f.words / nw if nw else 10.0) - 1])
         own.append(out)
     return own
+
+
+_WORD = re.compile(r"\w+")
+#: a block is the title when this share of its words are the title's, and it has as many
+#: different words as this share of the title's
+TITLE_SHARE = 0.6
+#: a block is prose for the region when it has this many words, under this link density
+PROSE_WORDS = 10
+PROSE_LINKS = 0.5
+
+
+def _first_tokens(facts: list[_Facts], limit: int) -> list[str]:
+    """About the first ``limit`` lower-cased tokens of the page, punctuation stripped."""
+    out: list[str] = []
+    for f in facts:
+        out += map(methodcaller("strip", _STRIP), f.lower.split())
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root,
+               C: tuple[float, ...]) -> list[list[str]]:
+    """The ``page`` family: where each block stands against what the page says about
+    itself (each block's list; see the module docstring)."""
+    n = len(blocks)
+    out: list[list[str]] = [[] for _ in range(n)]
+    # the title: the first heading (else short block) most of whose words are the page title's
+    title = set(_WORD.findall(_page_title(root).lower()))
+    at = -1
+    if title:
+        for i, (b, f) in enumerate(zip(blocks, facts)):
+            if not 2 <= len(f.toks) <= 40:
+                continue
+            words = _WORD.findall(f.lower)
+            if 2 <= len(words) <= 40 and len(set(words)) >= TITLE_SHARE * len(title) \
+                    and sum(w in title for w in words) >= TITLE_SHARE * len(words):
+                out[i].append("title.match")
+                if at < 0 or (b.kind == "heading" and blocks[at].kind != "heading"):
+                    at = i if at < 0 or blocks[at].kind != "heading" else at
+    if at < 0:
+        at = next((i for i, b in enumerate(blocks) if b.tag == "h1"), -1)
+    for i in range(n):
+        out[i].append("title.none" if at < 0 else "title.before" if i < at else "title.at" if i == at
+                      else "title.after")
+    # the article body a page declares in JSON-LD (schema.org articleBody)
+    body = _ld_body(root)
+    if body is None:
+        for x in out:
+            x.append("ld.none")
+    else:
+        for i, f in enumerate(facts):
+            words = _WORD.findall(f.lower)
+            share = sum(w in body for w in words) / len(words) if len(words) >= 3 else 0.0
+            out[i].append("ld.short" if len(words) < 3 else "ld.body" if share >= 0.8 else "ld.part"
+                          if share >= 0.4 else "ld.out")
+    inside = _region([c[0] for c in contexts], [f.words for f in facts],
+                     [f.link_letters / f.letters if f.letters else 0.0 for f in facts])
+    if inside is None:
+        for x in out:
+            x.append("region.none")
+        return out
+    dist = [0 if x else n for x in inside]
+    for order in (range(n), range(n - 1, -1, -1)):  # blocks to the nearest block inside
+        last = None
+        for i in order:
+            if inside[i]:
+                last = i
+            elif last is not None:
+                dist[i] = min(dist[i], abs(i - last))
+    first = inside.index(True) if True in inside else n
+    for i in range(n):
+        if inside[i]:
+            out[i].append("region.in")
+        else:
+            out[i].append(f"region.{'before' if i < first else 'after'}")
+            out[i].append(f"region.dist={bucket(dist[i], C)}")
+    return out
+
+
+#: readers' comments: prose, but not the page's own
+_COMMENTS = "container.kw.comment"
+
+
+def _region(chains: list[tuple], words: list[int], link_density: list[float],
+            comments: list[bool] | None = None) -> list[bool] | None:
+    """Which blocks lie in the page's densest text region (``None``: the page has no
+    prose). The region is the element whose children's prose weighs most: the words
+    outside links of each prose block (:data:`PROSE_WORDS` words or more, link density
+    under :data:`PROSE_LINKS`, and not flagged in ``comments`` when given) credited to
+    its parent, half to its grandparent, as Readability scores candidates. ``chains``:
+    each block's elements from ``body`` down to its own. (The ``region.*`` features
+    count every block, the model sees ``container.kw.comment`` itself; the gate's
+    fallback leaves out blocks inside containers named for comments: readers' prose
+    is not the page's, and on pages with a short article and long threads the thread
+    would win.)"""
+    score: dict = {}
+    for k, (chain, w, ld) in enumerate(zip(chains, words, link_density)):
+        if w >= PROSE_WORDS and ld < PROSE_LINKS and not (comments and comments[k]) and len(chain) >= 2:
+            w = w * (1 - ld)
+            score[chain[-2]] = score.get(chain[-2], 0.0) + w
+            if len(chain) >= 3:
+                score[chain[-3]] = score.get(chain[-3], 0.0) + w / 2
+    best = max(score, key=score.__getitem__, default=None)
+    if best is None:
+        return None
+    return [best in chain for chain in chains]
+
+
+def prose_region(blocks: list[Block]) -> list[bool] | None:
+    """Which of ``blocks`` lie in the page's densest text region (:func:`_region`),
+    ``None`` when the page has no prose: the gate's fallback when its labels keep too
+    little (``kitten/boilerplate/__init__.py``)."""
+    if not blocks or blocks[0].source is None:
+        return None
+    root = blocks[0].source.getroottree().getroot()
+    body = root.find(_NS + "body")
+    tree = _Tree(body)
+    links = _link_letters(blocks, body)
+    chains, words, density, comments = [], [], [], []
+    for b in blocks:
+        text = b.text()
+        letters = sum(map(str.isalnum, text))
+        context = tree.context(b.source)
+        chains.append(context[0])
+        comments.append(_COMMENTS in context[2])
+        words.append(word_count(text))
+        density.append(min(links.get(b.source, 0), letters) / letters if letters else 0.0)
+    return _region(chains, words, density, comments)
+
+
+def word_count(text: str) -> int:
+    """Words of a text: its white-space tokens, plus one per two characters of scripts
+    written without spaces (:data:`_UNSPACED`).
+
+    >>> word_count("Two words"), word_count("東京都の天気は晴れです")
+    (2, 6)
+    """
+    n = len(text.split())
+    if not text.isascii():
+        n += len(_UNSPACED.findall(text)) // 2
+    return n
+
+
+def _page_title(root) -> str:
+    """The page's title: ``og:title`` when given, else ``<title>``."""
+    if root is None:
+        return ""
+    head = root.find(_NS + "head")
+    if head is None:
+        return ""
+    for meta in head.iter(_NS + "meta"):
+        if meta.get("property") == "og:title" and meta.get("content"):
+            return meta.get("content")
+    t = head.find(_NS + "title")
+    return "".join(t.itertext()) if t is not None else ""
+
+
+def _ld_body(root) -> frozenset[str] | None:
+    """The words of the ``articleBody`` of the page's JSON-LD (``None`` when it has none)."""
+    if root is None:
+        return None
+    words: set[str] = set()
+    for script in root.iter(_NS + "script"):
+        if "ld+json" not in (script.get("type") or "") or not script.text:
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        stack = [data]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, dict):
+                body = x.get("articleBody")
+                if isinstance(body, str):
+                    words.update(_WORD.findall(body.lower()))
+                stack.extend(v for k, v in x.items() if k != "articleBody" and isinstance(v, (dict, list)))
+            elif isinstance(x, list):
+                stack.extend(x)
+    return frozenset(words) if len(words) >= 20 else None
 
 
 # not repeated for the neighbours: the same for every block, or too many

@@ -29,7 +29,7 @@ from kitten.tables.grid import Grid, GridTooLarge, build_grid
 from kitten.tables.heuristics import fix_types
 from kitten.tables.model import Model, Stacked, load_model
 
-__all__ = ["read_tables", "TableReading", "models"]
+__all__ = ["read_tables", "data_tables", "TableReading", "models"]
 
 
 @dataclass(slots=True)
@@ -64,27 +64,50 @@ def models(classifiers: str = "") -> tuple[Model, Model | Stacked]:
             load_model(str(base / "cells.json"), CELL_FEATURES, CONTEXT_FEATURES))
 
 
+def data_tables(doc: Document, config: TablesConfig, classifiers: str = "") -> set:
+    """The leaf table elements of ``doc`` that the data/layout classifier calls data
+    (what :func:`read_tables` will read as clauses), for the boilerplate gate: a data
+    table is kept or dropped whole."""
+    if not config.enabled:
+        return set()
+    table_model, _ = models(classifiers)
+    data_index = table_model.classes.index("data")
+    return {tb.element for tb, grid in _leaf_grids(doc, config)
+            if isinstance(grid, Grid) and grid.n_rows >= 2 and grid.n_cols >= 2
+            and table_model.proba(table_features(view(grid), tb.embedded))[data_index] >= config.data_threshold}
+
+
+def _leaf_grids(doc: Document, config: TablesConfig):
+    """Each leaf table of ``doc`` with its grid, text filled in, or the
+    :class:`GridTooLarge` that stopped it."""
+    for tb in leaf_tables(doc):
+        try:
+            grid = build_grid(tb.element, config.max_rows, config.max_columns, config.max_span)
+        except GridTooLarge as exc:
+            yield tb, exc
+            continue
+        fill_text(grid, tb)
+        yield tb, grid
+
+
 def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: str = "") -> Document:
     """The document with the blocks of its data tables replaced by one clause per row."""
     if not config.enabled:
         return doc
-    found = leaf_tables(doc)
+    found = list(_leaf_grids(doc, config))
     if not found:
         return doc
     table_model, cell_model = models(classifiers)
     data_index = table_model.classes.index("data")
     readings: list[TableReading] = []
     replace: list[tuple[int, int, list[Block]]] = []
-    for tb in found:
+    for tb, grid in found:
         locator = locator_of(tb.element)
-        try:
-            grid = build_grid(tb.element, config.max_rows, config.max_columns, config.max_span)
-        except GridTooLarge as exc:
-            log.add("tables", "table-too-large", f"read linearly: {exc}", where=locator)
+        if isinstance(grid, GridTooLarge):
+            log.add("tables", "table-too-large", f"read linearly: {grid}", where=locator)
             text = " | ".join(x for x in (tb.caption, *tb.cell_text.values()) if x)
             readings.append(TableReading(tb.index, locator, "too-large", 0.0, text))
             continue
-        fill_text(grid, tb)
         if grid.clipped:
             log.add("tables", "span-clipped", f"{grid.clipped} spans clipped to the bounds", where=locator)
         if grid.n_rows < 2 or grid.n_cols < 2:

@@ -1,0 +1,47 @@
+"""The boilerplate gate on every shared page that has a gold: never an empty output.
+
+Marked ``corpus`` and ``slow`` (about a minute on 2 cores); skips without the shared
+corpora (``.cache/corpora``) or python-crfsuite. A page whose gold has text must get
+text from ``kitten extract --boilerplate crf``; the only pages allowed to come out
+empty are those whose ungated output is empty too (a page with no text at all, such
+as Dragnet R427: 156 bytes of markup, while its gold holds an article).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kitten.batch import Job, run_batch
+from kitten.config import Config
+from kitten.evaluation.gold import corpus_pages
+from kitten.io.files import InputFile
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = ROOT / ".cache" / "corpora"
+NAMES = ("cleaneval-dev", "cleaneval-final", "dragnet", "cleanportaleval", "readability", "modern")
+
+pytestmark = [
+    pytest.mark.corpus, pytest.mark.slow,
+    pytest.mark.skipif(not all((CORPORA / n / "html").is_dir() for n in NAMES),
+                       reason=f"shared corpora not unpacked in {CORPORA}"),
+]
+
+
+def _texts(items: list[InputFile], config: Config) -> dict[str, str]:
+    out: dict[str, str] = {}
+    run_batch(items, Job(None, "text", config), jobs=2, on_record=lambda r: out.__setitem__(r.rel, r.text or ""))
+    return out
+
+
+def test_no_empty_output_where_the_gold_has_text() -> None:
+    pytest.importorskip("pycrfsuite")
+    items = [InputFile(path, Path(corpus) / name)
+             for corpus in NAMES for name, path, gold in corpus_pages(CORPORA, corpus)
+             if gold is not None and gold.text.strip()]
+    assert len(items) > 2000
+    gated = _texts(items, Config.from_dict({"boilerplate": {"method": "crf"}}))
+    empty = [rel for rel, text in gated.items() if not text.strip()]
+    ungated = _texts([i for i in items if str(i.rel) in empty], Config())
+    assert [rel for rel in empty if ungated[rel].strip()] == []  # every empty page is empty without the gate too
+    assert len(empty) <= 3, empty
