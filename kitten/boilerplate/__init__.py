@@ -133,7 +133,8 @@ def _sentence_words(block: Block) -> int:
 def _with_sibling_prose(units: list[Block], labels: list[str], prose: list[int]) -> list[str]:
     """``labels`` with every unit that holds a sentence (:func:`_sentence_words`) kept
     when a unit beside it is kept and has the same parent element, or when the unit
-    right after it is kept and holds a sentence (repeated until nothing changes). An
+    right after it is kept and holds a sentence (sweeps forward and backward until
+    nothing changes: linear in the units, a few sweeps). An
     article's first paragraph (a lead in a container of its own, after a byline the
     CRF rightly drops) is often labelled as its neighbour. On the held-out sites
     (``benchmarks/boilerplate.py``, mean F1 CLEANEVAL final / Dragnet / Readability /
@@ -144,19 +145,15 @@ def _with_sibling_prose(units: list[Block], labels: list[str], prose: list[int])
     n = len(units)
     parents = [u.source.getparent() if u.source is not None else None for u in units]
     changed = True
-    while changed:
+    while changed:  # a sweep forward, then backward: each carries a change along its direction
         changed = False
-        for i in range(n):
-            if out[i] != "other" or not prose[i] or parents[i] is None:
-                continue
-            for j in (i - 1, i + 1):
-                if 0 <= j < n and out[j] != "other" and parents[j] is parents[i]:
-                    out[i] = "paragraph"
-                    changed = True
-                    break
-            else:
-                if i + 1 < n and out[i + 1] != "other" and prose[i + 1]:  # a lead before the body
-                    out[i] = "paragraph"
+        for order in (range(n), range(n - 1, -1, -1)):
+            for i in order:
+                if out[i] != "other" or not prose[i] or parents[i] is None:
+                    continue
+                if (i + 1 < n and out[i + 1] != "other" and (prose[i + 1] or parents[i + 1] is parents[i])) \
+                        or (i > 0 and out[i - 1] != "other" and parents[i - 1] is parents[i]):
+                    out[i] = "paragraph"  # a sibling of kept text, or the lead before a kept body
                     changed = True
     return out
 
