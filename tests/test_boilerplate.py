@@ -338,6 +338,29 @@ def test_no_empty_output_when_later_steps_remove_what_the_gate_kept(tiny_model: 
     assert [e.message.split(":")[0] for e in result.log if e.kind == FALLBACK] == ["empty-output"]
 
 
+def test_readers_comments_under_an_article_are_dropped(tiny_model: Path, monkeypatch) -> None:
+    """Blocks in containers named for comments go when the kept blocks outside them hold an
+    article; ``drop_comments = false`` keeps them; a page of comments alone keeps them."""
+    import numpy as np
+
+    from kitten.boilerplate.crf import Model
+
+    def everything(model_self, own):
+        m = np.zeros((len(own), len(model_self.labels)))
+        m[:, model_self.labels.index("paragraph")] = 1.0
+        return m
+
+    monkeypatch.setattr(Model, "marginals_own", everything)
+    article = "".join(f"<p>The council met on day {i} and agreed that the new library would open in the spring.</p>"
+                      for i in range(5))
+    thread = ('<div id="comments"><div class="comment-body"><p>Great news for the town, I will be there on the '
+              'first day with my children.</p></div></div>')
+    for html, drop, kept in ((article + thread, True, False), (article + thread, False, True), (thread, True, True)):
+        config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model), "drop_comments": drop}})
+        text = run_page(Page(f"<html><body>{html}</body></html>".encode(), "t.html"), config, "text").output
+        assert ("Great news for the town" in text) is kept
+
+
 def test_batch_counts_gate_fallbacks(tiny_model: Path, monkeypatch, tmp_path: Path) -> None:
     import json
 

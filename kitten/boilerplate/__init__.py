@@ -20,19 +20,21 @@ sites: a prose block beside a kept block of the same parent, or right before a k
 prose block, is kept (:func:`_with_sibling_prose`: an article's lead); a list or table
 after a kept heading or clause ending with a colon, or between two kept blocks, is kept
 (:func:`_with_groups`); every data table is kept whole (:func:`_with_data_tables`,
-``[boilerplate] keep_data_tables``; the tables step's own classifier decides). The
+``[boilerplate] keep_data_tables``; the tables step's own classifier decides); readers'
+comments under a kept article are dropped (:func:`_without_comments`,
+``[boilerplate] drop_comments``). The
 pipeline reads a page without the gate when the later steps leave no text of what the
 gate kept (a kept link list the lists step removes), logged the same way.
 
 Never an empty page, never a silent loss (:func:`_plausible`): when what the labels
 keep is implausible for a page that has prose (no kept block holds a sentence, or the
 kept prose is under :data:`MIN_PROSE_SHARE` of the page's and under
-:data:`ENOUGH_PROSE` words), the gate also keeps the
-page's densest text region (``features.prose_region``), or every block when there is
-none, and logs a ``boilerplate-fallback`` event with its reason; when every block is
-labelled ``other`` on a page without prose, it keeps the likeliest blocks (at least
-half the page's highest content probability). Only a page without words comes out
-empty. Each unit's label, probability and (for ``--dump-dir``) features go to the
+:data:`ENOUGH_PROSE` words), the gate also keeps the page's densest text region
+(``features.prose_region``, readers' comments left out) and logs a
+``boilerplate-fallback`` event with its reason; when there is no such region (no prose,
+or all of it in comments) and every block is labelled ``other``, it keeps the likeliest
+blocks (at least half the page's highest content probability). Only a page without
+words comes out empty. Each unit's label, probability and (for ``--dump-dir``) features go to the
 document's ``gate`` readings (``--format json``, ``.boilerplate.json``); the counts to
 the page log. Training: ``kitten train boilerplate`` (``kitten/train/boilerplate.py``),
 labels from the gold standards by ``align.py``.
@@ -43,7 +45,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from kitten.boilerplate.crf import load_model, model_path
-from kitten.boilerplate.features import own_features, prose_region, word_count
+from kitten.boilerplate.features import COMMENTS, own_features, prose_region, word_count
 from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig, TablesConfig
 from kitten.document import Block, Document
@@ -64,6 +66,8 @@ SENTENCE_WORDS = 8
 MIN_PROSE_SHARE = 0.2
 #: ... unless it has this many words (an article above a long comment thread)
 ENOUGH_PROSE = 100
+#: prose words kept outside comment containers that make an article (:func:`_without_comments`)
+ARTICLE_WORDS = 50
 _ENDS = (".", "!", "?", "。", "！", "？", "”", '"', "»")
 
 
@@ -108,6 +112,8 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     labels = _with_groups(units, _with_sibling_prose(units, labels, prose))
     if tables is not None and config.keep_data_tables:
         labels = _with_data_tables(units, labels, data_tables(doc, tables, classifiers))
+    if config.drop_comments:
+        labels = _without_comments(labels, prose, [COMMENTS in f for f in own])
     labels = _plausible(units, labels, probs, prose, log)
     kept = kept_blocks(doc.blocks, units, owner, labels)
     counts: dict[str, int] = {}
@@ -184,6 +190,21 @@ def _with_groups(units: list[Block], labels: list[str]) -> list[str]:
     return out
 
 
+def _without_comments(labels: list[str], prose: list[int], comments: list[bool]) -> list[str]:
+    """``labels`` with the units inside containers named for comments (``comment``,
+    ``reply``, ``discussion``, ``disqus`` ...: ``features.VOCABULARY``) dropped, when the
+    units kept outside them hold an article (:data:`ARTICLE_WORDS` words of prose or
+    more): readers' comments under an article are not its text. The CRF learnt both
+    conventions (CLEANEVAL's golds keep comments, Dragnet's leave them out); on the
+    held-out sites Dragnet 0.915 -> 0.931 (with 100 words: 0.928), CLEANEVAL final
+    0.926 -> 0.924, the others unchanged. A forum whose replies sit in such containers
+    keeps its first post only: ``[boilerplate] drop_comments = false`` keeps them."""
+    outside = sum(w for w, lab, c in zip(prose, labels, comments) if lab != "other" and not c)
+    if outside < ARTICLE_WORDS:
+        return labels
+    return [lab if not c else "other" for lab, c in zip(labels, comments)]
+
+
 def _with_data_tables(units: list[Block], labels: list[str], data: set) -> list[str]:
     """``labels`` with every cell of a data table kept (``[boilerplate] keep_data_tables``)."""
     if not data:
@@ -212,23 +233,23 @@ def _plausible(units: list[Block], labels: list[str], probs: list[float], prose:
     kept = sum(w for w, lab in zip(prose, labels) if lab != "other")
     if total and (kept >= MIN_PROSE_SHARE * total or kept >= ENOUGH_PROSE):
         return labels
-    if not total:
-        if any(lab != "other" for lab in labels) or not any(word_count(u.text()) for u in units):
+    anything = any(lab != "other" for lab in labels)
+    region = prose_region(units) if total else None  # readers' comments left out
+    if region is None or not any(w for w, r in zip(prose, region) if r):
+        # no prose, or all of it in comments: what the labels keep (a short post above a
+        # long thread), else the likeliest blocks; never every block
+        if anything or not any(word_count(u.text()) for u in units):
             return labels
         best = max(probs)
         out = [lab if lab != "other" else "paragraph" if p >= best * KEEP_SHARE else "other"
                for lab, p in zip(labels, probs)]
-        log.add("gate", FALLBACK, f"all-other: every block labelled other on a page without prose; kept the "
+        log.add("gate", FALLBACK, f"all-other: every block labelled other, no text region; kept the "
                                   f"{len(out) - out.count('other')} likeliest (content probability "
                                   f"{best:.2f} at most)")
         return out
     reason = "no-sentence" if not kept else "low-share"
-    share = f"{kept / total:.0%} of the page's prose kept"
-    region = prose_region(units)
-    if region is None or not any(w for w, r in zip(prose, region) if r):
-        log.add("gate", FALLBACK, f"{reason}: {share}; no text region: every block kept")
-        return [lab if lab != "other" else "paragraph" for lab in labels]
     out = [lab if lab != "other" or not r else "paragraph" for lab, r in zip(labels, region)]
     added = sum(1 for a, b in zip(labels, out) if a != b)
-    log.add("gate", FALLBACK, f"{reason}: {share}; kept the densest text region too ({added} blocks)")
+    log.add("gate", FALLBACK, f"{reason}: {kept / total:.0%} of the page's prose kept; kept the densest "
+                              f"text region too ({added} blocks)")
     return out

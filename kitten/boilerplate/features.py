@@ -697,8 +697,8 @@ def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], 
     return out
 
 
-#: readers' comments: prose, but not the page's own
-_COMMENTS = "container.kw.comment"
+#: the feature of blocks inside containers named for readers' comments: prose, but not the page's own
+COMMENTS = "container.kw.comment"
 
 
 def _region(chains: list[tuple], words: list[int], link_density: list[float],
@@ -742,7 +742,7 @@ def prose_region(blocks: list[Block]) -> list[bool] | None:
         letters = sum(map(str.isalnum, text))
         context = tree.context(b.source)
         chains.append(context[0])
-        comments.append(_COMMENTS in context[2])
+        comments.append(COMMENTS in context[2])
         words.append(word_count(text))
         density.append(min(links.get(b.source, 0), letters) / letters if letters else 0.0)
     return _region(chains, words, density, comments)
