@@ -77,7 +77,7 @@ import json
 import re
 from bisect import bisect_right
 from operator import itemgetter, methodcaller
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 from kitten.document import BR, Block
@@ -456,8 +456,8 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
         else:
             letters = sum(map(str.isalnum, text))
             digits = sum(map(str.isdigit, text))
-            unspaced = len(_UNSPACED.findall(text))
-            if unspaced:  # Chinese, Japanese, Thai ...: about one word per two characters
+            unspaced = _unspaced_chars(text)
+            if unspaced:  # Chinese, Japanese, Thai ...: about one word per two characters (word_count)
                 words += unspaced // 2
                 ends = sum(map(text.count, _FULL_STOPS))
         ll = min(links.get(b.source, 0), letters)
@@ -757,8 +757,13 @@ def word_count(text: str) -> int:
     """
     n = len(text.split())
     if not text.isascii():
-        n += len(_UNSPACED.findall(text)) // 2
+        n += _unspaced_chars(text) // 2
     return n
+
+
+def _unspaced_chars(text: str) -> int:
+    """Characters of ``text`` in scripts written without spaces (:data:`_UNSPACED`)."""
+    return len(_UNSPACED.findall(text))
 
 
 def _page_title(root) -> str:
