@@ -1,247 +1,164 @@
-"""Batch conversion of many files, in worker processes, never stopping on a bad page.
+"""Batch runs: sources -> skip what a resumed run has -> worker pool -> sink, with a
+progress line and a summary in which every input is counted once.
 
-Each page is read, run through the pipeline and written (atomically) by a worker;
-the parent only collects small records, shows progress and writes the batch log
-(``kitten-log.jsonl`` in the output folder: one JSON line per page with its status,
-encoding and events). If a worker process dies (a crash in native code), the pages
-it had in hand are retried one by one in a fresh process, and a page that kills its
-worker again gets the plain-text fallback, written by the parent.
+``run`` is what ``kitten extract`` and ``kitten normalize`` call with an output (a folder,
+or JSON Lines). Outcomes reach the sink in input order, so ``-j 1`` and ``-j 4`` write the
+same files and the same log.
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, Iterable, TextIO
+from typing import Iterable, Iterator, Protocol, TextIO
 
 from kitten.boilerplate import FALLBACK as GATE_FALLBACK
-from kitten.config import Config
-from kitten.fallback import plain_text_dump
+from kitten.engine import Job, Outcome
+from kitten.io.records import Record
+from kitten.io.sources import InputStats
 from kitten.lists import LINK_ITEM_REMOVED
-from kitten.io.files import InputFile, atomic_write, output_path, read_page
-from kitten.page import Page
-from kitten.pipeline import DUMPS, PageResult, Target, run_page
+from kitten.workers import Interrupted, run_records
 
 
-@dataclass(frozen=True)
-class Job:
-    """What every worker needs to know (sent once per page; small and picklable)."""
-
-    out_dir: Path | None  # None: write nothing (the caller prints the single result)
-    target: Target
-    config: Config
-    dump_dir: Path | None = None
-
-
-@dataclass(frozen=True)
-class PageRecord:
-    """What a worker reports back for one page."""
-
-    rel: str
-    status: str  # done, excluded, fallback, failed
-    size: int
-    encoding: str | None
-    output: str | None  # the path written, if any
-    events: list[dict]
-    text: str | None = None  # the output itself, only when out_dir is None
-    source: str = ""  # the input file as found (unambiguous when several folders are given)
+class Sink(Protocol):
+    def skip(self, record: Record) -> bool: ...
+    def write(self, outcome: Outcome) -> None: ...
+    def close(self, complete: bool) -> None: ...
 
 
 @dataclass
 class Summary:
-    counts: Counter = field(default_factory=Counter)
-    pages: int = 0
+    counts: Counter = field(default_factory=Counter)  # status -> records
+    pages: int = 0  # records with an outcome in this run
+    resumed: int = 0  # records an earlier run had done (skipped)
     bytes: int = 0
     seconds: float = 0.0
+    interrupted: bool = False
     excluded_reasons: Counter = field(default_factory=Counter)
     fallback_reasons: Counter = field(default_factory=Counter)
+    failed_reasons: Counter = field(default_factory=Counter)
     expansions: Counter = field(default_factory=Counter)  # "abbr: NSW (New South Wales)" -> count
     removals: Counter = field(default_factory=Counter)  # removal reason -> count
     link_items: Counter = field(default_factory=Counter)  # removed link-list item text -> count
     gate_fallbacks: Counter = field(default_factory=Counter)  # boilerplate-fallback reason -> count
+    inputs: InputStats = field(default_factory=InputStats)
 
-    def add(self, rec: PageRecord) -> None:
+    def add(self, o: Outcome) -> None:
         self.pages += 1
-        self.bytes += rec.size
-        self.counts[rec.status] += 1
-        for e in rec.events:
-            if e["kind"] == "excluded":
-                self.excluded_reasons[e["message"]] += 1
-            elif e["kind"] == "fallback":
+        self.bytes += o.size
+        self.counts[o.status] += 1
+        if o.status == "excluded":
+            self.excluded_reasons[_short(o.reason)] += 1
+        elif o.status in ("failed", "timeout"):
+            self.failed_reasons[_short(o.reason)] += 1
+        for e in o.events:
+            kind = e["kind"]
+            if kind == "fallback":
                 self.fallback_reasons[e["message"].split(":")[0]] += 1
-            elif e["kind"] in ("abbr", "acronym"):
-                self.expansions[f"{e['kind']}: {e['message']}"] += 1
-            elif e["kind"].startswith("removed-"):
-                self.removals[e["kind"][8:]] += 1
-            elif e["kind"] == LINK_ITEM_REMOVED:
+            elif kind in ("abbr", "acronym"):
+                self.expansions[f"{kind}: {e['message']}"] += 1
+            elif kind.startswith("removed-"):
+                self.removals[kind[8:]] += 1
+            elif kind == LINK_ITEM_REMOVED:
                 self.link_items[e["message"]] += 1
-            elif e["kind"] == GATE_FALLBACK:
+            elif kind == GATE_FALLBACK:
                 self.gate_fallbacks[e["message"].split(":")[0]] += 1
 
     def line(self) -> str:
         rate = self.pages / self.seconds if self.seconds else 0.0
         mbs = self.bytes / 1e6 / self.seconds if self.seconds else 0.0
         c = self.counts
-        return (f"{self.pages} pages in {self.seconds:.1f} s ({rate:.1f} pages/s, {mbs:.2f} MB/s): "
-                f"done {c['done']}, excluded {c['excluded']}, fallback {c['fallback']}, failed {c['failed']}")
+        head = f"{self.pages} pages in {self.seconds:.1f} s ({rate:.1f} docs/s, {mbs:.2f} MB/s): " \
+               f"done {c['done']}, fallback {c['fallback']}, excluded {c['excluded']}, " \
+               f"failed {c['failed']}, timeout {c['timeout']}"
+        if self.resumed:
+            head += f"; {self.resumed} done by an earlier run"
+        if self.interrupted:
+            head += "; INTERRUPTED (run the same command again to resume)"
+        return head
 
 
-def process(item: InputFile, job: Job) -> PageRecord:
-    """Read, convert and write one page (runs in a worker process)."""
-    rel = str(item.rel)
-    try:
-        data = read_page(item.path)
-    except OSError as exc:
-        return PageRecord(rel, "failed", 0, None, None,
-                          [{"step": "read", "kind": "failed", "message": str(exc)}])
-    result = run_page(Page(data=data, name=rel), job.config, job.target)
-    written = None
-    if result.output is not None and job.out_dir is not None:
-        path = output_path(job.out_dir, item, result.output_suffix)
-        atomic_write(path, result.output)
-        written = str(path)
-    if job.dump_dir is not None:
-        write_dumps(result, job.dump_dir, item)
-    decoded = result.decoded
-    return PageRecord(rel, result.status, len(data), decoded.encoding if decoded else None, written,
-                      [e.as_dict() for e in result.log],
-                      result.output if job.out_dir is None else None, str(item.path))
+def _short(reason: str) -> str:
+    """A reason without the page-specific part (for counting)."""
+    return reason.split(" (")[0].split(": ")[0][:80]
 
 
-def write_dumps(result: PageResult, dump_dir: Path, item: InputFile) -> None:
-    """Every intermediate product of the page, one file each, plus its log."""
-    for step, product in result.products.items():
-        suffix, to_text = DUMPS[step]
-        atomic_write(output_path(dump_dir, item, suffix), product if to_text is None else to_text(product))
-    log = {"name": result.name, "status": result.status, "error": result.error,
-           "events": [e.as_dict() for e in result.log]}
-    atomic_write(output_path(dump_dir, item, ".log.json"), json.dumps(log, ensure_ascii=False, indent=1))
-
-
-def _crashed(item: InputFile, job: Job, reason: str) -> PageRecord:
-    """The parent's last resort for a page that killed its worker twice."""
-    events = [{"step": "worker", "kind": "fallback", "message": f"worker crashed: {reason}"}]
-    try:
-        data = read_page(item.path)
-        text = plain_text_dump(data)
-    except Exception as exc:  # noqa: BLE001
-        events.append({"step": "fallback", "kind": "failed", "message": str(exc)})
-        return PageRecord(str(item.rel), "failed", 0, None, None, events)
-    written = None
-    if job.out_dir is not None:
-        path = output_path(job.out_dir, item, ".txt")
-        atomic_write(path, text)
-        written = str(path)
-    return PageRecord(str(item.rel), "fallback", len(data), None, written, events,
-                      text if job.out_dir is None else None)
-
-
-def run_batch(items: Iterable[InputFile], job: Job, jobs: int = 1,
-              on_record: Callable[[PageRecord], None] | None = None,
-              progress: TextIO | None = None, total: int | None = None) -> Summary:
-    """Convert every item; return the summary. ``on_record`` sees each page's record."""
-    summary = Summary()
+def run(records: Iterable[Record], job: Job, sink: Sink, *, jobs: int = 1, page_timeout: float = 60.0,
+        memory_limit: int = 0, progress: TextIO | None = None, inputs: InputStats | None = None) -> Summary:
+    """Convert every record not done by an earlier run and write its outcome to ``sink``.
+    Ctrl-C and SIGTERM stop the run within a second or two with the summary so far
+    (``summary.interrupted``)."""
+    summary = Summary(inputs=inputs or InputStats())
     start = time.perf_counter()
-    bar = _Progress(progress, total)
+    bar = _Progress(progress)
 
-    def done(rec: PageRecord) -> None:
-        summary.add(rec)
-        if on_record is not None:
-            on_record(rec)
+    def todo() -> Iterator[Record]:
+        for record in records:
+            if sink.skip(record):
+                summary.resumed += 1
+            else:
+                yield record
+
+    def done(outcome: Outcome) -> None:
+        sink.write(outcome)
+        summary.add(outcome)
         bar.update(summary, time.perf_counter() - start)
 
-    if jobs <= 1:
-        for item in items:
-            done(process(item, job))
-    else:
-        _run_parallel(list(items), job, jobs, done)
-    summary.seconds = time.perf_counter() - start
-    bar.close(summary)
+    complete = False
+    try:
+        run_records(todo(), job, done, jobs=jobs, page_timeout=page_timeout, memory_limit=memory_limit)
+        complete = True
+    except Interrupted:
+        summary.interrupted = True
+    finally:
+        sink.close(complete)
+        summary.seconds = time.perf_counter() - start
+        bar.close()
     return summary
-
-
-def _run_parallel(items: list[InputFile], job: Job, jobs: int, done: Callable[[PageRecord], None]) -> None:
-    pending = list(reversed(items))
-    suspects: list[InputFile] = []
-    while pending:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            inflight: dict[Future, InputFile] = {}
-            try:
-                while pending or inflight:
-                    while pending and len(inflight) < jobs * 4:
-                        item = pending.pop()
-                        inflight[pool.submit(process, item, job)] = item
-                    finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        item = inflight.pop(fut)
-                        done(fut.result())
-            except BrokenProcessPool:
-                suspects.extend(inflight.values())
-    for item in suspects:  # each alone in a fresh process
-        try:
-            with ProcessPoolExecutor(max_workers=1) as solo:
-                done(solo.submit(process, item, job).result())
-        except BrokenProcessPool as exc:
-            done(_crashed(item, job, str(exc) or "process died"))
 
 
 class _Progress:
     """A one-line progress bar on a terminal (nothing when not a terminal)."""
 
-    def __init__(self, stream: TextIO | None, total: int | None):
+    def __init__(self, stream: TextIO | None):
         self.stream = stream if stream is not None and stream.isatty() else None
-        self.total = total
         self.last = 0.0
 
     def update(self, s: Summary, elapsed: float) -> None:
         if self.stream is None or elapsed - self.last < 0.2:
             return
         self.last = elapsed
-        of = f"/{self.total}" if self.total else ""
         c = s.counts
-        self.stream.write(f"\r{s.pages}{of} pages  {s.pages / elapsed:.1f} pages/s  "
-                          f"done {c['done']} excluded {c['excluded']} fallback {c['fallback']} "
-                          f"failed {c['failed']}   ")
+        self.stream.write(f"\r{s.pages} pages  {s.pages / elapsed:.1f} docs/s  done {c['done']} "
+                          f"fallback {c['fallback']} excluded {c['excluded']} failed {c['failed']} "
+                          f"timeout {c['timeout']}   ")
         self.stream.flush()
 
-    def close(self, s: Summary) -> None:
+    def close(self) -> None:
         if self.stream is not None:
             self.stream.write("\r" + " " * 100 + "\r")
             self.stream.flush()
 
 
-def write_log_line(fh: TextIO, rec: PageRecord) -> None:
-    """One JSON line for a page; ``gate`` is ``"fallback"`` when the boilerplate gate's
-    labels were overridden (``boilerplate-fallback`` event), ``"labelled"`` when they
-    were applied, absent without the gate."""
-    line = {"page": rec.rel, "status": rec.status, "encoding": rec.encoding, "output": rec.output}
-    kinds = {e["kind"] for e in rec.events if e["step"] == "gate"}
-    if kinds:
-        line["gate"] = "fallback" if GATE_FALLBACK in kinds else "labelled"
-    line["events"] = rec.events
-    fh.write(json.dumps(line, ensure_ascii=False) + "\n")
-
-
-def write_removed_items(fh: TextIO, rec: PageRecord) -> None:
-    """The removal log of link-list items: page (the input file as found), list locator,
-    item text (tab-separated)."""
-    for e in rec.events:
-        if e["kind"] == LINK_ITEM_REMOVED:
-            fh.write(f"{rec.source or rec.rel}\t{e.get('where', '')}\t{e['message']}\n")
-
-
 def print_summary(summary: Summary, stream: TextIO | None = None, top_items: int = 20) -> None:
     stream = stream or sys.stderr
     stream.write(summary.line() + "\n")
-    for reason, n in summary.excluded_reasons.most_common(5):
-        stream.write(f"  excluded x{n}: {reason}\n")
-    for reason, n in summary.fallback_reasons.most_common(5):
-        stream.write(f"  fallback x{n}: {reason}\n")
+    inputs = summary.inputs
+    if inputs.names_skipped:
+        stream.write(f"  files left out of folders (not page or WARC names): {sum(inputs.names_skipped.values())} ("
+                     + ", ".join(f"{k} x{n}" for k, n in inputs.names_skipped.most_common(8)) + ")\n")
+    if inputs.warc_files:
+        skipped = inputs.warc.skipped
+        stream.write(f"  WARC files: {inputs.warc_files}; records not converted: {sum(skipped.values())}"
+                     + (" (" + ", ".join(f"{k} x{n}" for k, n in skipped.most_common(8)) + ")" if skipped else "")
+                     + "\n")
+        for error in inputs.warc.errors[:10]:
+            stream.write(f"    {error}\n")
+    for title, counter in (("excluded", summary.excluded_reasons), ("fallback", summary.fallback_reasons),
+                           ("failed or timeout", summary.failed_reasons)):
+        for reason, n in counter.most_common(5):
+            stream.write(f"  {title} x{n}: {reason}\n")
     if summary.gate_fallbacks:
         stream.write(f"  boilerplate gate overridden on {sum(summary.gate_fallbacks.values())} pages: "
                      + ", ".join(f"{r} x{n}" for r, n in summary.gate_fallbacks.most_common()) + "\n")

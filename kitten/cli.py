@@ -5,11 +5,16 @@
     kitten normalize PATH... -o OUT     # UTF-8 XHTML 1.0 Transitional, OUT/a/b/page.xhtml
     kitten extract PATH... -o OUT       # text, OUT/a/b/page.txt (--format json: .json)
     kitten extract page.html            # one page: the text on standard output
+    kitten extract crawl.warc.gz --format jsonl -o out.jsonl.gz   # one JSON line per page
     kitten eval OUT... --gold GOLD      # SOW overlap of output folders with a gold folder
 
-Options: ``--dump-dir DIR`` (every intermediate file of every page),
-``--config FILE.toml``, ``--jobs N`` (worker processes). The exit code is 1 only when
-some page got no output at all, 2 for usage errors.
+PATH is a file (HTML, gzip, or WARC, recognised by content), a folder (walked), or ``-``
+(standard input); ``--input-list FILE`` adds one path a line. Options:
+``--dump-dir DIR`` (every intermediate file of every page), ``--config FILE.toml``,
+``--jobs N`` (worker processes), ``--page-timeout S``, ``--overwrite`` (else a re-run
+resumes). Exit code: 0 when every input has an outcome (done, fallback, excluded,
+failed or timeout, each logged); 1 when some input has none (the run was interrupted,
+or one page printed without output); 2 for usage errors.
 """
 from __future__ import annotations
 
@@ -20,14 +25,19 @@ import sys
 from pathlib import Path
 
 from kitten import __version__
-from kitten.batch import Job, print_summary, run_batch, write_log_line, write_removed_items
+from kitten.batch import print_summary, run
 from kitten.boilerplate.crf import CrfUnavailable, check_available
 from kitten.config import Config, ConfigError
+from kitten.engine import JSONL_FIELDS, Job, Outcome
 from kitten.evaluation.report import add_arguments as add_eval_arguments
-from kitten.io.files import InputError, discover, plan_outputs
+from kitten.io.files import MAX_PAGE_BYTES
+from kitten.io.records import InputError
+from kitten.io.sinks import LOG_NAME, FolderSink, JsonlSink
+from kitten.io.sources import STDIN, InputStats, check_inputs, read_input_list, records
+from kitten.workers import Interrupted, run_records
 
-LOG_NAME = "kitten-log.jsonl"
-REMOVED_NAME = "kitten-removed-links.tsv"  # page, list locator, item text of removed link items
+#: default per-worker address-space limit (MiB; 0: none)
+DEFAULT_MAX_MEMORY = 6144
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,18 +47,46 @@ def build_parser() -> argparse.ArgumentParser:
     for name, help_ in (("normalize", "write each page as UTF-8 XHTML 1.0 Transitional (.xhtml)"),
                         ("extract", "write the text of each page (.txt)")):
         p = sub.add_parser(name, help=help_)
-        p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
-        p.add_argument("-o", "--output", type=Path,
-                       help="output folder (mirrors the input tree); omit for one page to print it")
+        p.add_argument("paths", nargs="*", metavar="PATH",
+                       help="files (HTML, gzip or WARC, recognised by content), folders (searched recursively), "
+                            "or - for standard input (one page or a WARC stream)")
+        p.add_argument("--input-list", type=Path, metavar="FILE",
+                       help="read more paths from FILE, one a line (- for standard input)")
+        p.add_argument("-o", "--output",
+                       help="output folder (mirrors the input tree; a WARC file's records go to a folder named "
+                            "after it, one file per record named by its offset); with --format jsonl a "
+                            ".jsonl or .jsonl.gz file, - for standard output, or a folder with --shard-size; "
+                            "omit for one page to print it")
         p.add_argument("--dump-dir", type=Path, help="write every intermediate file of every page here")
         p.add_argument("--config", type=Path, help="TOML configuration file")
         p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1; 0 = all cores)")
         p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+        p.add_argument("--page-timeout", type=float, default=60.0, metavar="S",
+                       help="time limit per page in seconds (default 60; 0: none); a page past it is "
+                            "recorded as timeout with a plain-text dump, and its worker replaced")
+        p.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY, metavar="MIB",
+                       help=f"address-space limit per worker process (default {DEFAULT_MAX_MEMORY}; 0: none)")
+        p.add_argument("--max-page-size", type=float, default=MAX_PAGE_BYTES / 2**20, metavar="MIB",
+                       help=f"largest input after decompression (default {MAX_PAGE_BYTES // 2**20}); "
+                            "a larger one is a logged exclusion")
+        p.add_argument("--follow-symlinks", action="store_true",
+                       help="read symlinks that leave the folders given (default: logged and skipped)")
+        p.add_argument("--overwrite", action="store_true",
+                       help="convert every input again (default: a re-run resumes, keeping complete outputs)")
+        p.add_argument("--log-level", choices=("page", "events"), default="page",
+                       help="page: one compact line per input in the log (default); events: every event")
         if name == "extract":
-            p.add_argument("--format", choices=("text", "json", "cleaneval"), default="text",
+            p.add_argument("--format", choices=("text", "json", "cleaneval", "jsonl"), default="text",
                            help="text: one sentence per line (.txt); json: blocks and sentences "
                                 "with their locators (.json); cleaneval: URL line, then one block "
-                                "a line after its <p>, <h> or <l> marker (.txt)")
+                                "a line after its <p>, <h> or <l> marker (.txt); jsonl: one JSON record "
+                                "per input (kitten/schema/record.schema.json) in the file -o")
+            p.add_argument("--shard-size", type=int, default=0, metavar="N",
+                           help="with --format jsonl: write -o as a folder of shards part-00000.jsonl.gz ... "
+                                "of N records, each renamed into place when complete (a re-run resumes by shard)")
+            p.add_argument("--jsonl-fields", default="", metavar="LIST",
+                           help="with --format jsonl: comma-separated extras for each record: "
+                                + ", ".join(JSONL_FIELDS))
             p.add_argument("--boilerplate", choices=("none", "crf"),
                            help="crf: drop the blocks the boilerplate CRF labels 'other' before tables, "
                                 "lists and segmentation (needs python-crfsuite: the crf extra); default "
@@ -102,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_eval(args)
     if args.command == "annotate":
-        from kitten.tables.annotate import run
+        from kitten.train.annotate_tables import run
 
         return run(args)
     if args.command == "train" and args.what == "boilerplate":
@@ -121,37 +159,68 @@ def main(argv: list[str] | None = None) -> int:
             print(f"kitten: training needs scikit-learn: pip install 'kitten[train]' ({exc})", file=sys.stderr)
             return 2
         return train(Path(args.corpora), Path(args.labels), Path(args.out), args.model)
+    return _convert(args)
+
+
+def _convert(args) -> int:
+    """``kitten normalize`` and ``kitten extract``."""
+    target = "xhtml" if args.command == "normalize" else args.format
     try:
         config = Config.from_toml(args.config) if args.config else Config()
         config = _with_boilerplate(config, getattr(args, "boilerplate", None), getattr(args, "keep_threshold", None))
-        items = plan_outputs(list(discover(args.paths)))
+        _check_models(config, target)
+        paths = list(args.paths) + (read_input_list(args.input_list) if args.input_list else [])
+        check_inputs(paths)
+        for path in paths:
+            if path != STDIN and not os.path.lexists(path):
+                raise InputError(f"no such file or folder: {path}")
+        fields = tuple(f.strip() for f in getattr(args, "jsonl_fields", "").split(",") if f.strip())
+        unknown = [f for f in fields if f not in JSONL_FIELDS]
+        if unknown:
+            raise InputError(f"unknown --jsonl-fields {', '.join(unknown)} (known: {', '.join(JSONL_FIELDS)})")
+        if getattr(args, "shard_size", 0) and target != "jsonl":
+            raise InputError("--shard-size goes with --format jsonl")
+        if args.page_timeout < 0 or args.max_memory < 0 or args.max_page_size <= 0:
+            raise InputError("--page-timeout and --max-memory take 0 or more, --max-page-size more than 0")
     except (ConfigError, InputError, CrfUnavailable) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
-    target = "xhtml" if args.command == "normalize" else args.format
+    max_bytes = int(args.max_page_size * 2**20)
+    job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields)
+    stats = InputStats()
+    source = records(paths, stats, follow_symlinks=args.follow_symlinks, max_bytes=max_bytes)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    if args.output is None:
-        if len(items) != 1:
-            print("kitten: -o OUT is required unless exactly one page is given", file=sys.stderr)
-            return 2
-        return _print_one(items, Job(None, target, config, args.dump_dir))
-    args.output.mkdir(parents=True, exist_ok=True)
-    job = Job(args.output, target, config, args.dump_dir)
-    # the removal log of link-list items exists only where the lists step runs
-    removed_path = args.output / REMOVED_NAME if target != "xhtml" else os.devnull
-    with open(args.output / LOG_NAME, "w", encoding="utf-8") as log, \
-            open(removed_path, "w", encoding="utf-8") as removed:
-
-        def record(rec) -> None:
-            write_log_line(log, rec)
-            write_removed_items(removed, rec)
-
-        summary = run_batch(items, job, jobs=jobs, on_record=record,
-                            progress=None if args.quiet else sys.stderr, total=len(items))
-    if not args.quiet:
+    limits = dict(jobs=jobs, page_timeout=args.page_timeout, memory_limit=args.max_memory * 2**20)
+    if args.output is None and target != "jsonl":
+        return _print_one(source, job, limits)
+    try:
+        if target == "jsonl":
+            sink = JsonlSink(args.output or "-", shard_size=args.shard_size, overwrite=args.overwrite)
+        else:
+            sink = FolderSink(Path(args.output), removed_log=target != "xhtml",
+                              detail=args.log_level == "events", overwrite=args.overwrite)
+        summary = run(source, job, sink, progress=None if args.quiet else sys.stderr, inputs=stats, **limits)
+    except InputError as exc:
+        print(f"kitten: {exc}", file=sys.stderr)
+        return 2
+    if not args.quiet or summary.interrupted:
         print_summary(summary)
-        print(f"log: {args.output / LOG_NAME}", file=sys.stderr)
-    return 1 if summary.counts["failed"] else 0
+        if isinstance(sink, FolderSink) and not args.quiet:
+            print(f"log: {sink.log_path}", file=sys.stderr)
+    return 1 if summary.interrupted else 0
+
+
+def _check_models(config: Config, target: str) -> None:
+    """Load the configured models now: one that cannot be loaded stops the run at start."""
+    if target == "xhtml" or not config.tables.enabled:
+        return
+    from kitten.tables import models
+
+    try:
+        models(config.rules.classifiers)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ConfigError(f"the tables model cannot be loaded: {exc} (set [rules] classifiers, "
+                          "or rebuild it with kitten train tables)") from exc
 
 
 def _with_boilerplate(config: Config, method: str | None, threshold: float | None = None) -> Config:
@@ -165,16 +234,28 @@ def _with_boilerplate(config: Config, method: str | None, threshold: float | Non
     return config
 
 
-def _print_one(items, job: Job) -> int:
-    summary_records = []
-    run_batch(items, job, jobs=1, on_record=summary_records.append)
-    rec = summary_records[0]
-    for e in rec.events:
-        if e["kind"] in ("excluded", "fallback", "failed", "encoding-override"):
-            print(f"kitten: {rec.rel}: {e['kind']}: {e['message']}", file=sys.stderr)
-    if rec.text is not None:
-        sys.stdout.write(rec.text)
-    return 1 if rec.status == "failed" else 0
+def _print_one(source, job: Job, limits: dict) -> int:
+    """One page's output on standard output (its notes on standard error)."""
+    try:
+        first = next(source, None)
+        if first is None or next(source, None) is not None:
+            print("kitten: -o OUT is required unless exactly one page is given", file=sys.stderr)
+            return 2
+    except InputError as exc:
+        print(f"kitten: {exc}", file=sys.stderr)
+        return 2
+    got: list[Outcome] = []
+    try:
+        run_records([first], job, got.append, **{**limits, "jobs": 1})
+    except Interrupted:
+        return 1
+    outcome = got[0]
+    for e in outcome.events:
+        if e["kind"] in ("excluded", "fallback", "failed", "timeout", "encoding-override"):
+            print(f"kitten: {first.id}: {e['kind']}: {e['message']}", file=sys.stderr)
+    if outcome.output is not None:
+        sys.stdout.write(outcome.output)
+    return 1 if outcome.status == "failed" and outcome.output is None else 0
 
 
 if __name__ == "__main__":

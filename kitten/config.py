@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kitten.whatwg_encodings import resolve_label
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -59,8 +61,6 @@ class DecodeConfig:
     prescan_bytes: int = 4096
 
     def __post_init__(self) -> None:
-        from kitten.normalizer.encoding import resolve_label  # the label table lives there
-
         if resolve_label(self.default_encoding) is None:
             raise ConfigError(f"[decode] default_encoding: unknown encoding {self.default_encoding!r}")
         if self.prescan_bytes < 64:
@@ -199,6 +199,12 @@ class ListsConfig:
                 raise ConfigError(f"[lists] {name} must be in (0, 1]")
 
 
+#: the boilerplate CRF's feature families (``kitten.boilerplate.features`` computes them)
+FAMILIES = ("markup", "split", "content", "duplicate", "group", "document", "shallow", "page")
+#: the rules that split blocks into the CRF's units (``kitten.boilerplate.units`` applies them)
+UNIT_RULES = ("pre-lines", "img-alt", "br-paragraphs")
+
+
 @dataclass(frozen=True)
 class BoilerplateConfig:
     """The optional boilerplate step (``kitten/boilerplate/``): a CRF labels each block
@@ -256,14 +262,10 @@ class BoilerplateConfig:
             if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values) \
                     or list(values) != sorted(set(values)):
                 raise ConfigError(f"[boilerplate] {name} must be increasing numbers")
-        from kitten.boilerplate.features import FAMILIES
-
         unknown = set(self.families) - set(FAMILIES)
         if unknown:
             raise ConfigError(f"[boilerplate] families: unknown {', '.join(sorted(unknown))}; "
                               f"known: {', '.join(FAMILIES)}")
-        from kitten.boilerplate.units import UNIT_RULES
-
         unknown = set(self.units) - set(UNIT_RULES)
         if unknown:
             raise ConfigError(f"[boilerplate] units: unknown {', '.join(sorted(unknown))}; "

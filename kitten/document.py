@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from kitten.metadata import PageMetadata
+
 BlockKind = Literal[
     "heading", "paragraph", "list_item", "term", "definition", "table_cell", "caption",
     "preformatted", "quote", "block",
@@ -97,6 +99,8 @@ class Document:
     blocks: list[Block]
     lang: str  # "en", "fr" ... (from lang attributes, the config, or the default)
     title: str = ""
+    #: what the page declares about itself (``kitten.metadata``)
+    metadata: PageMetadata = field(default_factory=PageMetadata)
     removals: list[Removal] = field(default_factory=list)
     abbreviations: list[tuple[str, str, str]] = field(default_factory=list)  # (tag, text, title)
     #: locators of containers matching ``remove_containers`` kept because they hold

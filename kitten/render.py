@@ -23,6 +23,7 @@ def document_dict(doc: Document) -> dict:
     return {
         "lang": doc.lang,
         "title": doc.title,
+        "metadata": doc.metadata.as_dict(),
         "blocks": [{"kind": b.kind, "tag": b.tag, "locator": b.locator, "container": b.container,
                     "text": b.text()} for b in doc.blocks],
         "removals": [{"locator": r.locator, "reason": r.reason, "text": r.text} for r in doc.removals],

@@ -25,6 +25,7 @@ from lxml import etree
 from kitten.config import StructureConfig
 from kitten.document import BR, AltText, Block, BlockKind, Document, Removal, locator_of
 from kitten.language import blocks_sample, detect
+from kitten.metadata import page_metadata
 from kitten.log import PageLog
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 
@@ -101,7 +102,8 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog) 
         if t is not None and t.text:
             title = " ".join(t.text.split())
     body = root.find(_NS + "body")
-    doc = Document(blocks=[], lang=declared or config.default_language, title=title)
+    doc = Document(blocks=[], lang=declared or config.default_language, title=title,
+                   metadata=page_metadata(root))
     if body is not None:
         _Walker(doc, config).walk(body)
     if not declared:  # the detector reads the text just extracted (<q> marks keep the default's)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from kitten.config import DecodeConfig
 from kitten.log import PageLog
 from kitten.normalizer.encoding import decode, decode_as, prescan, resolve_label
-from kitten.normalizer.whatwg_encodings import ENCODING_LABELS, LABELS, PYTHON_CODECS
+from kitten.whatwg_encodings import ENCODING_LABELS, LABELS, PYTHON_CODECS
 
 CONFIG = DecodeConfig()
 

@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from kitten.batch import Job, run_batch
+from kitten.batch import run
 from kitten.config import Config
+from kitten.engine import Job
 from kitten.evaluation.gold import corpus_pages
-from kitten.io.files import InputFile
+from kitten.io.records import Record
+from kitten.io.sinks import MemorySink
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT / ".cache" / "corpora"
@@ -28,20 +30,20 @@ pytestmark = [
 ]
 
 
-def _texts(items: list[InputFile], config: Config) -> dict[str, str]:
-    out: dict[str, str] = {}
-    run_batch(items, Job(None, "text", config), jobs=2, on_record=lambda r: out.__setitem__(r.rel, r.text or ""))
-    return out
+def _texts(items: list[Record], config: Config) -> dict[str, str]:
+    sink = MemorySink()
+    run(items, Job("text", config), sink, jobs=2)
+    return {o.record.id: o.output or "" for o in sink.outcomes}
 
 
 def test_no_empty_output_where_the_gold_has_text() -> None:
     pytest.importorskip("pycrfsuite")
-    items = [InputFile(path, Path(corpus) / name)
+    items = [Record(f"{corpus}/{name}", Path(corpus) / name, str(path), path=path)
              for corpus in NAMES for name, path, gold in corpus_pages(CORPORA, corpus)
              if gold is not None and gold.text.strip()]
     assert len(items) > 2000
     gated = _texts(items, Config.from_dict({"boilerplate": {"method": "crf"}}))
     empty = [rel for rel, text in gated.items() if not text.strip()]
-    ungated = _texts([i for i in items if str(i.rel) in empty], Config())
+    ungated = _texts([i for i in items if i.id in empty], Config())
     assert [rel for rel in empty if ungated[rel].strip()] == []  # every empty page is empty without the gate too
     assert len(empty) <= 3, empty

@@ -189,14 +189,17 @@ def test_bad_config_pattern_is_a_clear_error() -> None:
 def test_batch_summary_counts_expansions_and_removals(tmp_path) -> None:
     import io
 
-    from kitten.batch import Job, print_summary, run_batch
-    from kitten.io.files import discover
+    from kitten.batch import print_summary, run
+    from kitten.engine import Job
+    from kitten.io.sinks import FolderSink
+    from kitten.io.sources import InputStats, records
 
     (tmp_path / "in").mkdir()
     for i in range(3):
         (tmp_path / "in" / f"p{i}.html").write_text(
             "<div class='menu'>Home</div><p><abbr title='Monday'>Mon</abbr> opening</p>", encoding="utf-8")
-    summary = run_batch(discover([tmp_path / "in"]), Job(tmp_path / "out", "text", Config()))
+    summary = run(records([str(tmp_path / "in")], InputStats()), Job("text", Config()),
+                  FolderSink(tmp_path / "out", removed_log=True))
     out = io.StringIO()
     print_summary(summary, out)
     text = out.getvalue()

@@ -15,7 +15,7 @@ from kitten.structure import build_document, parse_xhtml
 from kitten.tables import models, read_tables
 from kitten.tables.clauses import build_clauses
 from kitten.tables.collect import leaf_tables
-from kitten.tables.corpus import fill_text
+from kitten.tables.collect import fill_text
 from kitten.tables.features import view
 from kitten.tables.grid import GridTooLarge, build_grid
 from kitten.tables.heuristics import (empty_is_neutral, first_column, fix_types, full_width, header_row,
@@ -298,7 +298,7 @@ def test_json_lists_every_leaf_table_with_grid_and_clauses(tmp_path):
 def test_every_table_label_still_finds_its_table():
     if not (CORPORA / "wikipedia-tables").is_dir():
         pytest.skip("shared corpora not unpacked in .cache/corpora")
-    from kitten.tables.corpus import labelled_tables, read_jsonl
+    from kitten.train.table_corpus import labelled_tables, read_jsonl
 
     labels = Path(__file__).resolve().parent.parent / "corpora" / "tables"
     records = read_jsonl(labels / "tables.jsonl")

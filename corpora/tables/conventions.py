@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from kitten.tables.corpus import labelled_tables, read_jsonl, write_jsonl
+from kitten.train.table_corpus import labelled_tables, read_jsonl, write_jsonl
 from kitten.tables.heuristics import first_column_type
 
 HERE = Path(__file__).resolve().parent

@@ -73,21 +73,21 @@ Feature families, each switched on or off by name in ``FeatureSettings.families`
 """
 from __future__ import annotations
 
-import json
 import re
 from bisect import bisect_right
 from operator import itemgetter, methodcaller
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
+from kitten.config import FAMILIES
 from kitten.document import BR, Block
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.language import CHOICE_TOKENS, page_stop_words
+from kitten.metadata import json_ld_objects
 
 _NS = "{http://www.w3.org/1999/xhtml}"
 _NS_LEN = len(_NS)
 
-FAMILIES = ("markup", "split", "content", "duplicate", "group", "document", "shallow", "page")
 #: class/id words that mean the same on most sites, each with the spellings that name it
 #: (whole tokens of a class or id split on ``-``, ``_``, white space, digits and
 #: camelCase; a plural ``s`` dropped): ``container.kw.<word>``. Raw tokens outside this
@@ -767,41 +767,25 @@ def _unspaced_chars(text: str) -> int:
 
 
 def _page_title(root) -> str:
-    """The page's title: ``og:title`` when given, else ``<title>``."""
+    """The page's ``<title>``. (``og:title`` is readable since the normalizer keeps it as
+    ``<meta name="og:title">``, but the shipped model was trained without it: reading it
+    waits for the next training run.)"""
     if root is None:
         return ""
     head = root.find(_NS + "head")
     if head is None:
         return ""
-    for meta in head.iter(_NS + "meta"):
-        if meta.get("property") == "og:title" and meta.get("content"):
-            return meta.get("content")
     t = head.find(_NS + "title")
     return "".join(t.itertext()) if t is not None else ""
 
 
 def _ld_body(root) -> frozenset[str] | None:
     """The words of the ``articleBody`` of the page's JSON-LD (``None`` when it has none)."""
-    if root is None:
-        return None
     words: set[str] = set()
-    for script in root.iter(_NS + "script"):
-        if "ld+json" not in (script.get("type") or "") or not script.text:
-            continue
-        try:
-            data = json.loads(script.text)
-        except ValueError:
-            continue
-        stack = [data]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, dict):
-                body = x.get("articleBody")
-                if isinstance(body, str):
-                    words.update(_WORD.findall(body.lower()))
-                stack.extend(v for k, v in x.items() if k != "articleBody" and isinstance(v, (dict, list)))
-            elif isinstance(x, list):
-                stack.extend(x)
+    for obj in json_ld_objects(root):
+        body = obj.get("articleBody")
+        if isinstance(body, str):
+            words.update(_WORD.findall(body.lower()))
     return frozenset(words) if len(words) >= 20 else None
 
 

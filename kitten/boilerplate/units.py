@@ -25,9 +25,6 @@ import dataclasses
 
 from kitten.document import BR, AltText, Block
 
-#: the unit rules (names used in the feature settings)
-UNIT_RULES = ("pre-lines", "img-alt", "br-paragraphs")
-
 
 def crf_units(blocks: list[Block], rules: tuple[str, ...] = ()) -> tuple[list[Block], list[int]]:
     """The units the CRF labels and, for each, the index of the block it comes from

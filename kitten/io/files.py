@@ -1,34 +1,41 @@
-"""Finding input pages, reading them (gzip included) and writing outputs atomically."""
+"""Files: finding input files in folders, reading them (gzip included, with a size cap)
+and writing outputs atomically."""
 from __future__ import annotations
 
-import gzip
-import io
+import hashlib
 import os
+import stat
 import tempfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-#: Suffixes taken as pages when a folder is walked (each may be followed by .gz),
-#: plus files without a suffix.
-PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml", ".xht")
-#: A compressed page may not expand beyond this (a gzip bomb must not eat memory).
-MAX_DECOMPRESSED = 512 * 1024 * 1024
+from kitten.io.records import InputError
+
+#: Suffixes taken as pages when a folder is walked (each may be followed by .gz), plus
+#: files without a suffix. Server-side script names are pages too: a wget mirror keeps them.
+PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml", ".xht", ".php", ".asp", ".aspx", ".jsp")
+#: Suffixes of WARC files, taken when a folder is walked (a file given by name is read
+#: whatever its name; WARC is recognised by content, not by suffix).
+WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.zst", ".warc.lz4")
+#: Default cap on one input's size after decompression (``--max-page-size``). A page
+#: takes about 30 bytes of memory per byte of markup while it is converted.
+MAX_PAGE_BYTES = 64 * 1024 * 1024
 
 
-class InputError(OSError):
-    """An input that cannot be read as a page."""
+class TooLarge(InputError):
+    """An input past the size cap: a logged exclusion, not a failure."""
 
 
 @dataclass(frozen=True, slots=True)
-class InputFile:
-    path: Path
-    rel: Path  # path relative to the folder given on the command line (mirrored in OUT)
-    stem: Path | None = None  # output path without suffix; default: rel without its page suffix
+class Found:
+    """A file found on the command line or in a folder walk. ``skip`` is set (with the
+    reason) for entries that are accounted for but not read."""
 
-    @property
-    def out_stem(self) -> Path:
-        return self.stem if self.stem is not None else output_stem(self.rel)
+    path: Path
+    rel: Path  # relative to the folder given (mirrored in the output folder)
+    skip: str = ""
 
 
 def is_page_name(name: str) -> bool:
@@ -39,47 +46,119 @@ def is_page_name(name: str) -> bool:
     return suffix in PAGE_SUFFIXES or suffix == ""
 
 
-def discover(paths: Iterable[str | Path]) -> Iterator[InputFile]:
-    """Yield the pages named by ``paths``: files as given, folders walked recursively
-    (sorted, hidden entries skipped, only page-like names)."""
+def is_warc_name(name: str) -> bool:
+    return name.lower().endswith(WARC_SUFFIXES)
+
+
+def _not_regular(path: Path) -> str:
+    """Why ``path`` (symlinks followed) is not a regular file that can be read ("" if it is)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if stat.S_ISREG(mode):
+        return ""
+    for test, what in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return f"not a regular file: {what}"
+    return "not a regular file"
+
+
+def walk(paths: Iterable[str | Path], follow_symlinks: bool = False,
+         skipped: dict[str, int] | None = None) -> Iterator[Found]:
+    """The files named by ``paths``: files as given, folders walked recursively (sorted,
+    hidden entries skipped). In folders only page-like and WARC names are taken; other
+    names are counted in ``skipped`` (by suffix). Only regular files are read: FIFOs,
+    devices and sockets (also behind symlinks) come with a ``skip`` reason, and so do
+    symlinks that leave the folder given unless ``follow_symlinks``."""
     for p in map(Path, paths):
         if p.is_dir():
-            for dirpath, dirnames, filenames in os.walk(p):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            top = p.resolve()
+            seen = {top}
+            for dirpath, dirnames, filenames in os.walk(p, followlinks=follow_symlinks):
+                keep = []
+                for d in sorted(dirnames):
+                    if d.startswith("."):
+                        continue
+                    real = (Path(dirpath) / d).resolve()
+                    if follow_symlinks and real in seen:
+                        continue  # a symlink loop
+                    seen.add(real)
+                    if not follow_symlinks and not real.is_relative_to(top):
+                        continue
+                    keep.append(d)
+                dirnames[:] = keep
                 for name in sorted(filenames):
-                    if name.startswith(".") or not is_page_name(name):
+                    if name.startswith("."):
                         continue
                     full = Path(dirpath) / name
-                    yield InputFile(full, full.relative_to(p))
-        elif p.exists():
-            yield InputFile(p, Path(p.name))
+                    rel = full.relative_to(p)
+                    if not (is_page_name(name) or is_warc_name(name)):
+                        if skipped is not None:
+                            key = os.path.splitext(name.lower().removesuffix(".gz"))[1] or name
+                            skipped[key] = skipped.get(key, 0) + 1
+                        continue
+                    if full.is_symlink() and not follow_symlinks and not full.resolve().is_relative_to(top):
+                        yield Found(full, rel, "symlink leaves the input folder (--follow-symlinks to read it)")
+                        continue
+                    yield Found(full, rel, _not_regular(full))
+        elif p.exists() or p.is_symlink():
+            yield Found(p, Path(p.name), _not_regular(p))
         else:
             raise InputError(f"no such file or folder: {p}")
 
 
-def read_page(path: Path) -> bytes:
-    """The page's bytes, decompressed if it is gzip (by name or by content)."""
-    data = path.read_bytes()
+def read_file(path: Path, max_bytes: int = MAX_PAGE_BYTES) -> bytes:
+    """The file's bytes, decompressed if it is gzip (by content), at most ``max_bytes``
+    either way (past it: ``TooLarge``)."""
+    if _not_regular(path):
+        raise InputError(f"{path}: {_not_regular(path)}")
+    with open(path, "rb") as fh:
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise TooLarge(f"larger than the size cap of {max_bytes} bytes")
     if data[:2] == b"\x1f\x8b":
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(data)) as fh:
-                out = fh.read(MAX_DECOMPRESSED + 1)
-        except (OSError, EOFError) as exc:
-            if path.name.lower().endswith(".gz"):
-                raise InputError(f"{path}: broken gzip data ({exc})") from exc
-            return data  # not really gzip: let triage judge the bytes
-        if len(out) > MAX_DECOMPRESSED:
-            raise InputError(f"{path}: expands beyond {MAX_DECOMPRESSED} bytes")
-        return out
+        return gunzip(data, max_bytes, path.name.lower().endswith(".gz"))
     return data
 
 
+def gunzip(data: bytes, max_bytes: int, must_be_gzip: bool = True) -> bytes:
+    """``data`` decompressed (several gzip members in a row included), at most ``max_bytes``
+    (a gzip bomb is ``TooLarge``). Bytes that only look like gzip are returned as they
+    are unless ``must_be_gzip``."""
+    out = bytearray()
+    rest = data
+    try:
+        while rest:
+            d = zlib.decompressobj(wbits=31)
+            out += d.decompress(rest, max_bytes + 1 - len(out))
+            if len(out) > max_bytes:
+                raise TooLarge(f"expands beyond the size cap of {max_bytes} bytes")
+            if d.unconsumed_tail:
+                raise TooLarge(f"expands beyond the size cap of {max_bytes} bytes")
+            if not d.eof:
+                raise zlib.error("truncated gzip data")
+            rest = d.unused_data
+            if rest[:2] != b"\x1f\x8b":
+                break
+    except zlib.error as exc:
+        if must_be_gzip:
+            raise InputError(f"broken gzip data ({exc})") from exc
+        return data  # not really gzip: let triage judge the bytes
+    return bytes(out)
 
 
 def output_stem(rel: Path) -> Path:
-    """``a/b/page.html.gz`` -> ``a/b/page``."""
+    """``a/b/page.html.gz`` -> ``a/b/page``; ``crawl.warc.gz`` -> ``crawl`` (its records
+    go into that folder)."""
     name = rel.name
-    if name.lower().endswith(".gz"):
+    low = name.lower()
+    for suffix in WARC_SUFFIXES:
+        if low.endswith(suffix):
+            return rel.parent / name[: -len(suffix)]
+    if low.endswith(".gz"):
         name = name[:-3]
     stem, ext = os.path.splitext(name)
     if ext.lower() not in PAGE_SUFFIXES:
@@ -87,37 +166,56 @@ def output_stem(rel: Path) -> Path:
     return rel.parent / stem
 
 
-def output_path(out_dir: Path, item: InputFile, suffix: str) -> Path:
-    """Where ``item``'s output with ``suffix`` goes: ``OUT/a/b/page<suffix>``."""
-    return out_dir / (str(item.out_stem) + suffix)
+#: longest output file name component kept as it is (bytes; file systems allow 255,
+#: and the suffixes of the dump files take up to 20)
+MAX_NAME_BYTES = 200
 
 
-def plan_outputs(items: list[InputFile]) -> list[InputFile]:
-    """Give every input its own output name.
+def _short(part: str) -> str:
+    """A name component cut to ``MAX_NAME_BYTES`` with a hash of the whole, so that
+    long names stay distinct."""
+    raw = part.encode("utf-8", "surrogateescape")
+    if len(raw) <= MAX_NAME_BYTES:
+        return part
+    digest = hashlib.sha1(raw).hexdigest()[:12]
+    head = raw[: MAX_NAME_BYTES - 13].decode("utf-8", "ignore")
+    return f"{head}-{digest}"
+
+
+def output_path(out_dir: Path, stem: Path, suffix: str) -> Path:
+    """Where an output with ``suffix`` goes: ``OUT/a/b/page<suffix>``."""
+    return out_dir / (str(stem) + suffix)
+
+
+def plan_stems(found: list[Found]) -> list[Path]:
+    """Give every input file its own output name (without suffix), relative to the output
+    folder.
 
     ``page``, ``page.htm``, ``page.html`` and ``page.html.gz`` in one folder would all
     write ``page.txt``; when names collide (ignoring case, for case-insensitive file
     systems), each colliding input keeps its whole name: ``page.htm.txt``,
-    ``page.html.gz.txt`` (the one without a suffix keeps ``page.txt``).
+    ``page.html.gz.txt`` (the one without a suffix keeps ``page.txt``). Name components
+    too long for a file system are cut, with a hash.
     """
+    stems = [Path(*map(_short, output_stem(f.rel).parts)) for f in found]
     groups: dict[str, list[int]] = {}
-    for i, item in enumerate(items):
-        groups.setdefault(str(item.out_stem).lower(), []).append(i)
-    planned = list(items)
+    for i, stem in enumerate(stems):
+        groups.setdefault(str(stem).lower(), []).append(i)
+    planned = list(stems)
     taken = {key for key, members in groups.items() if len(members) == 1}
     for key, members in groups.items():
         if len(members) == 1:
             continue
         for i in members:
-            item = items[i]
-            stem = item.rel if item.rel.name != item.out_stem.name else item.out_stem
+            rel = Path(*map(_short, found[i].rel.parts))
+            stem = rel if rel.name != stems[i].name else stems[i]
             n = 2
             candidate = stem
             while str(candidate).lower() in taken:
                 candidate = stem.with_name(f"{stem.name}-{n}")
                 n += 1
             taken.add(str(candidate).lower())
-            planned[i] = InputFile(item.path, item.rel, candidate)
+            planned[i] = candidate
     return planned
 
 
@@ -137,7 +235,7 @@ def atomic_write(path: Path, data: str | bytes) -> None:
     file's 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=path.parent)  # short: any name fits
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)

@@ -35,7 +35,7 @@ Only those legacy pages pay for the scoring (a few ms); ASCII, valid UTF-8 and p
 declared or default legacy encoding reads cleanly cost one or two C-level passes.
 
 Decoding never raises: WHATWG names map to Python codecs faithfully (see
-:mod:`kitten.normalizer.whatwg_encodings`) and invalid sequences become U+FFFD.
+:mod:`kitten.whatwg_encodings`) and invalid sequences become U+FFFD.
 """
 from __future__ import annotations
 
@@ -49,32 +49,16 @@ from typing import Iterable, Mapping, NamedTuple
 
 from kitten.config import DecodeConfig
 from kitten.log import PageLog
-from kitten.normalizer.whatwg_encodings import C1_FALLBACK, LABELS, MULTI_BYTE, PYTHON_CODECS
+from kitten.whatwg_encodings import ASCII_WS as _ASCII_WS, C1_FALLBACK, LABELS, MULTI_BYTE, PYTHON_CODECS, resolve_label
 from kitten.page import Decoded, EncodingSource
 
 __all__ = ["resolve_label", "decode", "decode_as", "prescan", "measure", "badness"]
 
 _STEP = "decode"
-_ASCII_WS = "\t\n\x0c\r "
 
 # --------------------------------------------------------------------------------------------
 # Labels
 # --------------------------------------------------------------------------------------------
-
-
-def resolve_label(label: str) -> str | None:
-    """Resolve a WHATWG Encoding Standard label to its canonical encoding name.
-
-    ``"latin1"`` -> ``"windows-1252"``, ``" UTF8 "`` -> ``"UTF-8"``, ``"x-sjis"`` -> ``"Shift_JIS"``;
-    an unknown label -> ``None``. Labels of the *replacement* encoding (``"iso-2022-kr"`` ...)
-    resolve to ``"replacement"``.
-    """
-    if isinstance(label, (bytes, bytearray)):
-        label = bytes(label).decode("latin-1")
-    key = label.strip(_ASCII_WS)
-    if not key.isascii():
-        return None
-    return LABELS.get(key.lower())
 
 
 #: Python codec names (as ``codecs.lookup(...).name`` gives them) -> WHATWG names, for labels

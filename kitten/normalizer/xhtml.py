@@ -703,9 +703,12 @@ def fixed_default(tag: str, name: str, a: AttrSpec) -> str:
 
 
 def _meta_attributes(attrs: dict) -> dict:
-    """A charset declaration now declares UTF-8 (the output's encoding); other metas pass."""
+    """A charset declaration now declares UTF-8 (the output's encoding); Open Graph's
+    ``property`` (not an XHTML attribute) becomes ``name``; other metas pass."""
     if "charset" in attrs or (attrs.get("http-equiv") or "").strip().lower() == "content-type":
         return _UTF8_DECLARATION
+    if "property" in attrs and "name" not in attrs:
+        return {**attrs, "name": attrs["property"]}
     return attrs
 
 

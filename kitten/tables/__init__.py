@@ -22,7 +22,7 @@ from kitten.log import PageLog
 from kitten.resources import classifiers_dir
 from kitten.tables.clauses import Clause, build_clauses, unused_cells
 from kitten.tables.collect import leaf_tables
-from kitten.tables.corpus import fill_text, table_text
+from kitten.tables.collect import fill_text, table_text
 from kitten.tables.celltypes import type_cells
 from kitten.tables.features import CELL_FEATURES, CONTEXT_FEATURES, TABLE_FEATURES, table_features, view
 from kitten.tables.grid import Grid, GridTooLarge, build_grid

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kitten.document import BR, Block, Document
+from kitten.tables.grid import Grid
 
 NS = "{http://www.w3.org/1999/xhtml}"
 _TABLE, _TD, _TH, _CAPTION = NS + "table", NS + "td", NS + "th", NS + "caption"
@@ -110,3 +111,19 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
             tb.cell_text[cell] = f"{old} {text}" if old else text
             tb.cell_breaks[cell] = tb.cell_breaks.get(cell, 0) + breaks + (1 if old else 0)
     return order
+
+
+def fill_text(grid: Grid, tb: TableBlocks) -> Grid:
+    """Give the grid's cells the text the document's blocks hold for them."""
+    for cell in grid.cells:
+        cell.text = tb.cell_text.get(cell.element, "")
+    if tb.caption:
+        grid.caption = tb.caption
+    return grid
+
+
+def table_text(grid: Grid) -> str:
+    """White-space-normalized text of a table: caption, then cells in source order."""
+    parts = [grid.caption] if grid.caption else []
+    parts += [c.text for c in grid.cells if c.text]
+    return " | ".join(parts)

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitten.tables.corpus import CELL_TYPES, labelled_tables, read_jsonl
+from kitten.train.table_corpus import CELL_TYPES, labelled_tables, read_jsonl
 from kitten.tables.features import (CELL_FEATURES, CONTEXT_FEATURES, TABLE_FEATURES, cell_features,
                                    context_features, table_features, view)
 from kitten.tables.heuristics import fix_types

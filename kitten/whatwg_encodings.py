@@ -3,7 +3,7 @@ and how each WHATWG encoding is decoded with Python's codecs.
 
 ``ENCODING_LABELS`` lists, for every canonical encoding name, all of its labels (already in the
 standard's normalized form: ASCII lowercase, no surrounding whitespace). ``LABELS`` is the
-reverse index used by :func:`kitten.normalizer.encoding.resolve_label`.
+reverse index used by :func:`resolve_label`.
 
 ``PYTHON_CODECS`` maps each canonical name to the Python codec that decodes it faithfully;
 single-byte encodings listed in ``C1_FALLBACK`` decode their undefined bytes 0x80-0x9F to the
@@ -136,3 +136,22 @@ C1_FALLBACK: frozenset[str] = frozenset({
 MULTI_BYTE: frozenset[str] = frozenset({
     "UTF-8", "GBK", "gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR", "UTF-16BE", "UTF-16LE",
 })
+
+
+#: the ASCII white space the Encoding Standard strips around labels
+ASCII_WS = "\t\n\x0c\r "
+
+
+def resolve_label(label: str) -> str | None:
+    """Resolve a WHATWG Encoding Standard label to its canonical encoding name.
+
+    ``"latin1"`` -> ``"windows-1252"``, ``" UTF8 "`` -> ``"UTF-8"``, ``"x-sjis"`` -> ``"Shift_JIS"``;
+    an unknown label -> ``None``. Labels of the *replacement* encoding (``"iso-2022-kr"`` ...)
+    resolve to ``"replacement"``.
+    """
+    if isinstance(label, (bytes, bytearray)):
+        label = bytes(label).decode("latin-1")
+    key = label.strip(ASCII_WS)
+    if not key.isascii():
+        return None
+    return LABELS.get(key.lower())

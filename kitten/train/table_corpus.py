@@ -24,7 +24,7 @@ from typing import Iterator
 from kitten.config import Config
 from kitten.document import Document, locator_of
 from kitten.page import Page
-from kitten.tables.collect import TableBlocks, leaf_tables
+from kitten.tables.collect import TableBlocks, fill_text, leaf_tables, table_text
 from kitten.tables.grid import Grid, GridTooLarge, build_grid
 
 CELL_TYPES = ("header", "data", "neutral", "thema", "finalImportant", "finalNonImportant")
@@ -32,22 +32,6 @@ CODES = {"h": "header", "d": "data", "n": "neutral", "t": "thema", "i": "finalIm
          "f": "finalNonImportant"}
 CODE_OF = {v: k for k, v in CODES.items()}
 TABLE_LABELS = ("data", "layout")
-
-
-def fill_text(grid: Grid, tb: TableBlocks) -> Grid:
-    """Give the grid's cells the text the document's blocks hold for them."""
-    for cell in grid.cells:
-        cell.text = tb.cell_text.get(cell.element, "")
-    if tb.caption:
-        grid.caption = tb.caption
-    return grid
-
-
-def table_text(grid: Grid) -> str:
-    """White-space-normalized text of a table: caption, then cells in source order."""
-    parts = [grid.caption] if grid.caption else []
-    parts += [c.text for c in grid.cells if c.text]
-    return " | ".join(parts)
 
 
 def fingerprint(grid: Grid) -> str:

@@ -1,6 +1,6 @@
 """``kitten annotate tables``: show leaf tables as grids and record their labels.
 
-Two ways to label, same records (``kitten/tables/corpus.py``):
+Two ways to label, same records (``kitten/train/table_corpus.py``):
 
 * interactive, in a terminal: each unlabelled table is drawn as a grid and one key
   records its class (``d`` data, ``l`` layout, ``s`` skip, ``q`` quit); with ``--cells``
@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Iterable, TextIO
 
-from kitten.tables.corpus import CODE_OF, CODES, TABLE_LABELS, PageTable
+from kitten.train.table_corpus import CODE_OF, CODES, TABLE_LABELS, PageTable
 from kitten.tables.features import is_link_cell, markup
 from kitten.tables.grid import Grid
 
@@ -247,8 +247,8 @@ def corpus_page(path: Path, corpora: Path) -> str:
 
 def run(args) -> int:
     """The ``kitten annotate tables`` command (arguments from ``kitten.cli``)."""
-    from kitten.io.files import discover
-    from kitten.tables.corpus import labelled_tables, page_tables, read_jsonl, write_jsonl
+    from kitten.io.files import walk
+    from kitten.train.table_corpus import labelled_tables, page_tables, read_jsonl, write_jsonl
 
     corpora = Path(args.corpora)
     labels_dir = Path(args.labels)
@@ -268,7 +268,7 @@ def run(args) -> int:
                 if t.grid.n_rows <= args.max_rows]
     else:
         pool = []
-        for item in discover(args.paths):
+        for item in walk(args.paths):
             page = corpus_page(item.path, corpora)
             pool.extend(t for t in page_tables(item.path, page)
                         if (t.page, t.locator) not in done and t.grid.cells)
@@ -308,7 +308,7 @@ def run(args) -> int:
 
 def _import(path: Path, corpora: Path, tables_file: Path, cells_file: Path, table_records: list,
             cell_records_: list, reviewer: str) -> int:
-    from kitten.tables.corpus import labelled_tables, write_jsonl
+    from kitten.train.table_corpus import labelled_tables, write_jsonl
 
     reviewed = parse_review(path.read_text(encoding="utf-8"))
     errors = []

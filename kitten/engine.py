@@ -1,0 +1,148 @@
+"""The engine: one input record in, one outcome out (GUIDE section 1).
+
+``convert`` reads a record's bytes, runs the pipeline and returns an ``Outcome``: what
+the sinks write (a file per page, or a JSON Lines record) and what the batch log and
+summary count. It never raises. The local worker pool (``kitten.workers``) calls it
+today; a task of a distributed engine can call it the same way. ``stand_in`` is the
+outcome of a record whose worker did not answer (time limit, crash).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kitten.boilerplate import FALLBACK as GATE_FALLBACK
+from kitten.config import Config
+from kitten.fallback import plain_text_dump
+from kitten.io.files import MAX_PAGE_BYTES, atomic_write, output_path
+from kitten.io.records import InputError, Record
+from kitten.io.sources import TooLarge, load
+from kitten.page import Page
+from kitten.pipeline import DUMPS, PageResult, Target, run_page
+from kitten.render import readings
+
+#: the extra parts a JSON Lines record can carry (``--jsonl-fields``)
+JSONL_FIELDS = ("blocks", "sentences", "tables", "lists", "gate", "events")
+#: outcomes of a record
+STATUSES = ("done", "fallback", "excluded", "failed", "timeout")
+#: the largest page whose plain-text dump the parent makes when a worker did not answer
+STAND_IN_DUMP_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every worker needs to know (small and picklable; sent once per worker)."""
+
+    target: Target
+    config: Config
+    dump_dir: Path | None = None
+    max_bytes: int = MAX_PAGE_BYTES
+    fields: tuple[str, ...] = ()  # JSON Lines extras, from JSONL_FIELDS
+
+
+@dataclass
+class Outcome:
+    """What became of one record."""
+
+    record: Record
+    status: str  # one of STATUSES
+    reason: str = ""  # why it is not "done" (or what the fallback replaced)
+    size: int = 0  # bytes read (decompressed)
+    encoding: str | None = None
+    output: str | None = None  # the XHTML, text, JSON or CLEANEVAL text; the dump for fallbacks
+    suffix: str = ".txt"  # the output's file suffix
+    events: list[dict] = field(default_factory=list)
+    lang: str | None = None
+    title: str | None = None
+    metadata: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # the JSON Lines extras asked for
+
+    @property
+    def gate(self) -> str | None:
+        """``"fallback"`` when the boilerplate gate's labels were overridden, ``"labelled"``
+        when they were applied, ``None`` without the gate."""
+        kinds = {e["kind"] for e in self.events if e["step"] == "gate"}
+        if not kinds:
+            return None
+        return "fallback" if GATE_FALLBACK in kinds else "labelled"
+
+
+def convert(record: Record, job: Job) -> Outcome:
+    """Read, convert and (with ``job.dump_dir``) dump one record. Never raises."""
+    if record.skip:
+        return Outcome(record, "excluded", record.skip,
+                       events=[{"step": "read", "kind": "excluded", "message": record.skip}])
+    try:
+        data = load(record, job.max_bytes)
+    except TooLarge as exc:
+        return Outcome(record, "excluded", str(exc), events=[{"step": "read", "kind": "excluded", "message": str(exc)}])
+    except OSError as exc:
+        reason = str(exc) if isinstance(exc, InputError) else f"cannot be read: {exc.strerror or exc}"
+        return Outcome(record, "failed", reason, events=[{"step": "read", "kind": "failed", "message": reason}])
+    try:
+        result = run_page(Page(data=data, name=record.id, url=record.url, headers=record.headers),
+                          job.config, job.target)
+        outcome = _outcome(record, result, len(data), job.fields)
+    except Exception as exc:  # noqa: BLE001 - run_page never raises; a bug here must not lose the page
+        reason = f"{type(exc).__name__}: {exc}"
+        return Outcome(record, "failed", reason, len(data), events=[{"step": "engine", "kind": "failed", "message": reason}])
+    if job.dump_dir is not None:
+        try:
+            write_dumps(result, job.dump_dir, record.stem)
+        except OSError as exc:
+            outcome.events.append({"step": "dump", "kind": "failed", "message": f"dump not written: {exc}"})
+    return outcome
+
+
+def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, ...]) -> Outcome:
+    decoded = result.decoded
+    events = [e.as_dict() for e in result.log]
+    reason = ""
+    if result.status != "done":
+        reason = next((e["message"] for e in events if e["kind"] in ("excluded", "fallback", "failed")), "")
+    doc = result.products.get("structure")
+    outcome = Outcome(record, result.status, reason, size, decoded.encoding if decoded else None,
+                      result.output, result.output_suffix, events)
+    if doc is not None:
+        outcome.lang, outcome.title, outcome.metadata = doc.lang, doc.title, doc.metadata.as_dict()
+    for name in fields:
+        if name == "events":
+            outcome.extra["events"] = events
+        elif name == "sentences":
+            outcome.extra["sentences"] = [{"text": s.text, "locator": s.locator, "kind": s.kind}
+                                          for s in result.products.get("segment") or []]
+        elif name == "blocks" and doc is not None:
+            outcome.extra["blocks"] = [{"kind": b.kind, "tag": b.tag, "locator": b.locator, "text": b.text()}
+                                       for b in doc.blocks]
+        elif name in ("tables", "lists", "gate"):
+            outcome.extra[name] = readings(result.products.get(name) or [])
+    return outcome
+
+
+def write_dumps(result: PageResult, dump_dir: Path, stem: Path) -> None:
+    """Every intermediate product of the page, one file each, plus its log."""
+    for step, product in result.products.items():
+        suffix, to_text = DUMPS[step]
+        atomic_write(output_path(dump_dir, stem, suffix), product if to_text is None else to_text(product))
+    log = {"name": result.name, "status": result.status, "error": result.error,
+           "events": [e.as_dict() for e in result.log]}
+    atomic_write(output_path(dump_dir, stem, ".log.json"), json.dumps(log, ensure_ascii=False, indent=1))
+
+
+def stand_in(record: Record, status: str, reason: str, job: Job) -> Outcome:
+    """The outcome of a record whose worker did not answer (``timeout``, or ``failed``
+    when the worker died): the reason, and the plain-text dump of the page when it can
+    be had cheaply (pages up to ``STAND_IN_DUMP_BYTES``)."""
+    events = [{"step": "worker", "kind": status, "message": reason}]
+    outcome = Outcome(record, status, reason, events=events)
+    if record.skip:
+        return outcome
+    try:
+        data = load(record, min(job.max_bytes, STAND_IN_DUMP_BYTES))
+        outcome.size = len(data)
+        outcome.output = plain_text_dump(data)
+    except Exception as exc:  # noqa: BLE001 - the reason above stands
+        events.append({"step": "fallback", "kind": "note", "message": f"no plain-text dump: {exc}"})
+    return outcome

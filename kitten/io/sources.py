@@ -1,0 +1,133 @@
+"""Sources: what the command line names, turned into a stream of ``Record``s in a fixed
+order (the same on every run, so that a resumed run skips what is done).
+
+Files and folders (``files.walk``), ``-`` for standard input (one page, or a WARC stream)
+and ``--input-list FILE`` (one path a line). A file is read as a WARC file when its
+content says so (``warc.is_warc``), whatever its name; its page records are expanded in
+file order. A file that is not converted (a FIFO, a symlink leaving the folder) is still
+a record, with its ``skip`` reason.
+"""
+from __future__ import annotations
+
+import io
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Iterable, Iterator
+
+from kitten.io.files import Found, MAX_PAGE_BYTES, TooLarge, gunzip, is_warc_name, plan_stems, read_file, walk
+from kitten.io.records import InputError, Record
+from kitten.io.warc import WarcCounts, is_warc, read_warc
+
+STDIN = "-"
+
+
+@dataclass
+class InputStats:
+    """What the sources met besides the records they yield (for the summary)."""
+
+    names_skipped: Counter = field(default_factory=Counter)  # suffix -> files left out of folder walks
+    warc: WarcCounts = field(default_factory=WarcCounts)
+    warc_files: int = 0
+
+
+def read_input_list(path: Path) -> list[str]:
+    """The paths of an input list: one a line; blank lines and ``#`` comments ignored."""
+    try:
+        text = sys.stdin.read() if str(path) == STDIN else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the input list {path}: {exc}") from exc
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def check_inputs(paths: list[str]) -> None:
+    """Usage errors the run should stop on before it starts (a one-line ``InputError``)."""
+    if STDIN in paths and len(paths) > 1:
+        raise InputError("- (standard input) must be the only input")
+    if not paths:
+        raise InputError("no input given")
+
+
+def records(paths: list[str], stats: InputStats, *, follow_symlinks: bool = False,
+            max_bytes: int = MAX_PAGE_BYTES, stdin: BinaryIO | None = None) -> Iterator[Record]:
+    """The records of ``paths`` in order. Files are listed up front (their output names
+    are planned together); WARC records are read as the stream is consumed."""
+    check_inputs(paths)
+    if paths == [STDIN]:
+        yield from _stdin_records(stdin or sys.stdin.buffer, stats, max_bytes)
+        return
+    found = list(walk(paths, follow_symlinks, stats.names_skipped))
+    stems = plan_stems(found)
+    ids = _ids(found)
+    for f, stem, rid in zip(found, stems, ids):
+        if f.skip:
+            yield Record(rid, stem, str(f.path), path=f.path, skip=f.skip)
+            continue
+        try:
+            with open(f.path, "rb") as fh:
+                head = fh.read(512)
+                if is_warc(head) or is_warc_name(f.path.name):
+                    stats.warc_files += 1
+                    fh.seek(0)
+                    yield from read_warc(fh, rid, stem, stats.warc, max_bytes)
+                    continue
+        except OSError as exc:
+            yield Record(rid, stem, str(f.path), path=f.path, skip=f"cannot be read: {exc.strerror or exc}")
+            continue
+        yield Record(rid, stem, str(f.path), path=f.path)
+
+
+def _ids(found: list[Found]) -> list[str]:
+    """Each file's record id: its path relative to the folder given, or the path as found
+    when two inputs share that."""
+    rels = Counter(str(f.rel) for f in found)
+    return [str(f.rel) if rels[str(f.rel)] == 1 else str(f.path) for f in found]
+
+
+def _stdin_records(stream: BinaryIO, stats: InputStats, max_bytes: int) -> Iterator[Record]:
+    head = stream.read(512)
+    if is_warc(head):
+        stats.warc_files += 1
+        yield from read_warc(_Prefixed(head, stream), STDIN, Path("stdin"), stats.warc, max_bytes)
+        return
+    data = head + stream.read(max_bytes + 1 - len(head))
+    if len(data) > max_bytes:
+        yield Record(STDIN, Path("stdin"), STDIN, skip=f"larger than the size cap of {max_bytes} bytes")
+        return
+    yield Record(STDIN, Path("stdin"), STDIN, data=data)
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream whose first bytes were already read: ``head``, then the rest of ``inner``."""
+
+    def __init__(self, head: bytes, inner: BinaryIO):
+        self.head, self.inner = head, inner
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        if self.head:
+            n = min(len(buf), len(self.head))
+            buf[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        chunk = self.inner.read(len(buf))
+        buf[:len(chunk)] = chunk
+        return len(chunk)
+
+
+def load(record: Record, max_bytes: int = MAX_PAGE_BYTES) -> bytes:
+    """The bytes of ``record`` (read from its file, or as carried), gzip undone, at most
+    ``max_bytes`` (``TooLarge`` past it; ``InputError`` when unreadable)."""
+    if record.data is None:
+        if record.path is None:
+            raise InputError("a record without bytes or a file")
+        return read_file(record.path, max_bytes)
+    if record.data[:2] == b"\x1f\x8b":
+        return gunzip(record.data, max_bytes, must_be_gzip=False)
+    return record.data
+
+
+__all__ = ["InputStats", "STDIN", "TooLarge", "check_inputs", "load", "read_input_list", "records"]

@@ -1,0 +1,202 @@
+"""The local worker pool: records converted in worker processes, in order, each within
+a time limit, and never lost.
+
+Each worker is a process that converts one record at a time (``engine.convert``) and
+sends back its outcome. The parent hands out records, collects outcomes and passes them
+on in input order. A worker past the page time limit is killed and replaced (the record's
+outcome is ``timeout``); a worker that dies (a crash in native code, the memory limit) is
+replaced too (``failed``). Workers die with the parent (``PR_SET_PDEATHSIG`` on Linux,
+and a watch on the parent's pid everywhere), ignore Ctrl-C (the parent stops them), and
+run under an address-space limit (``RLIMIT_AS``) where the system has one.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from kitten.engine import Job, Outcome, convert, stand_in
+from kitten.io.records import Record
+
+#: records handed out ahead of the oldest unfinished one (bounds the parent's memory)
+WINDOW = 256
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this process when the parent dies, however it dies."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _worker_main(conn: Connection, job: Job, memory_limit: int, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(parent)
+    if memory_limit > 0:
+        try:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+        except (ImportError, ValueError, OSError):
+            pass
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        seq, record = task
+        try:
+            outcome = convert(record, job)
+        except MemoryError:
+            outcome = Outcome(record, "failed", "past the memory limit",
+                              events=[{"step": "worker", "kind": "failed", "message": "past the memory limit"}])
+        conn.send((seq, outcome))
+
+
+class _Worker:
+    def __init__(self, ctx, job: Job, memory_limit: int):
+        parent_end, child_end = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child_end, job, memory_limit, os.getpid()),
+                                daemon=True, name="kitten-worker")
+        self.proc.start()
+        child_end.close()
+        self.conn = parent_end
+        self.task: tuple[int, Record] | None = None
+        self.deadline = 0.0
+
+    def give(self, seq: int, record: Record, timeout: float) -> None:
+        self.task = (seq, record)
+        self.deadline = time.monotonic() + timeout if timeout > 0 else float("inf")
+        self.conn.send((seq, record))
+
+    def stop(self, now: bool = False) -> None:
+        try:
+            if now:
+                self.proc.kill()
+            else:
+                self.conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self.proc.join(timeout=None if now else 5)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
+        self.conn.close()
+
+
+class Interrupted(Exception):
+    """The run was stopped (Ctrl-C, SIGTERM); the outcomes so far were delivered."""
+
+
+def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], Any], *, jobs: int = 1,
+                page_timeout: float = 60.0, memory_limit: int = 0) -> None:
+    """Convert every record in ``jobs`` worker processes and call ``done`` with each
+    outcome, in input order. Raises ``Interrupted`` after Ctrl-C or SIGTERM (workers
+    stopped, outcomes so far delivered)."""
+    ctx = multiprocessing.get_context()
+    workers = [_Worker(ctx, job, memory_limit) for _ in range(max(1, jobs))]
+    source = iter(records)
+    exhausted = False
+    next_seq = 0  # the next record's number
+    next_out = 0  # the next outcome to deliver
+    ready: dict[int, Outcome] = {}
+    stop = _StopFlag()
+    try:
+        while True:
+            if stop.raised:
+                raise Interrupted()
+            for w in workers:  # hand out records
+                if w.task is None and not exhausted and next_seq < next_out + WINDOW:
+                    record = next(source, None)
+                    if record is None:
+                        exhausted = True
+                        break
+                    w.give(next_seq, record, page_timeout)
+                    next_seq += 1
+            busy = [w for w in workers if w.task is not None]
+            if not busy:
+                break
+            timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
+            by_conn = {w.conn: w for w in busy}
+            for conn in wait(list(by_conn), timeout=min(timeout, 1.0)):
+                w = by_conn[conn]
+                seq, record = w.task  # type: ignore[misc]
+                try:
+                    got_seq, outcome = conn.recv()
+                    w.task = None
+                    ready[got_seq] = outcome
+                except (EOFError, OSError):  # the worker died
+                    code = w.proc.exitcode if not w.proc.is_alive() else None
+                    ready[seq] = stand_in(record, "failed", f"worker died ({_exit_reason(code)})", job)
+                    workers[workers.index(w)] = _replace(w, ctx, job, memory_limit)
+            now = time.monotonic()
+            for i, w in enumerate(workers):
+                if w.task is not None and now >= w.deadline:
+                    seq, record = w.task
+                    ready[seq] = stand_in(record, "timeout", f"past the page time limit ({page_timeout:g} s)", job)
+                    workers[i] = _replace(w, ctx, job, memory_limit)
+            while next_out in ready:
+                done(ready.pop(next_out))
+                next_out += 1
+    finally:
+        stop.restore()
+        for w in workers:
+            w.stop(now=stop.raised or w.task is not None)
+
+
+def _replace(w: _Worker, ctx, job: Job, memory_limit: int) -> _Worker:
+    w.task = None
+    w.stop(now=True)
+    return _Worker(ctx, job, memory_limit)
+
+
+def _exit_reason(code: int | None) -> str:
+    if code is None:
+        return "no answer"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"
+
+
+class _StopFlag:
+    """Turns Ctrl-C and SIGTERM into a flag the loop checks (within a second), so that
+    the run stops cleanly: no tracebacks, the outcomes so far delivered."""
+
+    def __init__(self) -> None:
+        self.raised = False
+        self.saved: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.saved[sig] = signal.signal(sig, self._set)
+
+    def _set(self, signum, frame) -> None:  # noqa: ARG002
+        self.raised = True
+
+    def restore(self) -> None:
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
