@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             from kitten.train.tables import train
         except ImportError as exc:
-            print(f"kitten: training needs scikit-learn: pip install 'kitten[train]' ({exc})", file=sys.stderr)
+            print(f"kitten: training needs scikit-learn: pip install 'kitten-text[train]' ({exc})", file=sys.stderr)
             return 2
         return train(Path(args.corpora), Path(args.labels), Path(args.out), args.model)
     return _convert(args)
@@ -203,6 +203,9 @@ def _convert(args) -> int:
     except InputError as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # the sink cannot write any more (a full disk): the run stops
+        print(f"kitten: cannot write the output: {exc}; run the same command again to resume", file=sys.stderr)
+        return 1
     if not args.quiet or summary.interrupted:
         print_summary(summary)
         if isinstance(sink, FolderSink) and not args.quiet:

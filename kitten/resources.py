@@ -1,23 +1,30 @@
 """Where Kitten finds its data files: language rules (``rules/``) and models (``classifiers/``).
 
 Both folders sit at the top of the repository (a linguist edits ``rules/`` without
-touching code; ``kitten train`` rewrites ``classifiers/``). A configured folder wins;
-otherwise the folder of the checkout is used, and in a non-editable install the copy
-installed in ``<prefix>/share/kitten/`` (``[tool.setuptools.data-files]`` of pyproject.toml).
+touching code; ``kitten train`` rewrites ``classifiers/``). An installed wheel carries them
+inside the package (``kitten/rules``, ``kitten/classifiers``: the package-dir mapping of
+pyproject.toml), found with ``importlib.resources`` wherever the package was installed
+(a virtual environment, ``--user``, ``--target``). A configured folder wins; then the
+checkout's folder (a source tree or an editable install); then the package's copy.
 """
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-_INSTALLED = Path(sys.prefix) / "share" / "kitten"
 
 
 def _data_dir(name: str) -> Path:
     checkout = ROOT / name
-    return checkout if checkout.is_dir() else _INSTALLED / name
+    if checkout.is_dir() and (ROOT / "pyproject.toml").is_file():
+        return checkout
+    try:
+        packaged = Path(str(resources.files("kitten") / name))
+    except (ModuleNotFoundError, TypeError):
+        packaged = Path(__file__).resolve().parent / name
+    return packaged
 
 
 RULES = _data_dir("rules")

@@ -19,7 +19,7 @@ from kitten.resources import classifiers_dir
 
 MODEL_NAME = "boilerplate.crfsuite"
 MISSING = ("the boilerplate step (--boilerplate crf) needs python-crfsuite and numpy: "
-           "pip install 'kitten[crf]' (or pip install python-crfsuite numpy)")
+           "pip install 'kitten-text[crf]' (or pip install python-crfsuite numpy)")
 
 
 class CrfUnavailable(RuntimeError):

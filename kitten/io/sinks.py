@@ -190,6 +190,7 @@ class JsonlSink:
                 raise InputError(f"{target} is a folder")
             if self.target.exists() and not overwrite:
                 self.expected = [{"shard": self.target.name, **_scan(self.target)}]
+        _check_writable(self.target if shard_size else self.target.parent)
 
     # -- resuming ---------------------------------------------------------------
     def _complete_shards(self) -> list[dict]:
@@ -237,7 +238,7 @@ class JsonlSink:
         final = self.target / _shard_name(self.shard) if self.shard_size else self.target
         fd, self.tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=final.parent)
         raw = os.fdopen(fd, "wb")
-        self.fh = gzip.open(raw, "wt", encoding="utf-8") if final.name.endswith(".gz") else \
+        self.fh = gzip.open(raw, "wt", encoding="utf-8", compresslevel=3) if final.name.endswith(".gz") else \
             open(raw.fileno(), "w", encoding="utf-8", closefd=False)
         self._raw = raw
         self.final = final
@@ -284,6 +285,16 @@ class JsonlSink:
             self._raw.close()
             os.unlink(self.tmp)  # type: ignore[arg-type]
             self.fh = None
+
+
+def _check_writable(folder: Path) -> None:
+    """Stop the run at start, with a one-line error, when ``folder`` cannot take files."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise InputError(f"cannot write in {folder}: {exc.strerror or exc}") from exc
 
 
 def _shard_name(n: int) -> str:

@@ -99,23 +99,43 @@ def _stdin_records(stream: BinaryIO, stats: InputStats, max_bytes: int) -> Itera
 
 
 class _Prefixed(io.RawIOBase):
-    """A stream whose first bytes were already read: ``head``, then the rest of ``inner``."""
+    """A forward-only stream whose first bytes were already read: ``head``, then the rest
+    of ``inner``. It can tell its position and seek forward (by reading), which FastWARC
+    asks of the streams it reads."""
 
     def __init__(self, head: bytes, inner: BinaryIO):
         self.head, self.inner = head, inner
+        self.pos = 0
 
     def readable(self) -> bool:
         return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.pos
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        target = offset if whence == io.SEEK_SET else self.pos + offset if whence == io.SEEK_CUR else -1
+        if target < self.pos:
+            raise OSError("standard input cannot seek backwards")
+        while self.pos < target:
+            if not self.read(min(target - self.pos, 1 << 20)):
+                break
+        return self.pos
 
     def readinto(self, buf) -> int:
         if self.head:
             n = min(len(buf), len(self.head))
             buf[:n] = self.head[:n]
             self.head = self.head[n:]
-            return n
-        chunk = self.inner.read(len(buf))
-        buf[:len(chunk)] = chunk
-        return len(chunk)
+        else:
+            chunk = self.inner.read(len(buf))
+            n = len(chunk)
+            buf[:n] = chunk
+        self.pos += n
+        return n
 
 
 def load(record: Record, max_bytes: int = MAX_PAGE_BYTES) -> bytes:

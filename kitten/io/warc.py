@@ -72,14 +72,15 @@ def read_warc(stream: BinaryIO | str, source: str, stem: Path, counts: WarcCount
         except StopIteration:
             return
         except (OSError, ValueError) as exc:
-            counts.skipped["corrupt data"] += 1
+            after = max(last, resumed, 0)
             resumed = _resync(stream, max(last, resumed) + 1)
+            rest = "the rest of the file is unreadable" if resumed is None else f"reading on at {resumed}"
+            reason = f"corrupt WARC data after offset {after}; {rest} ({exc})"
+            counts.errors.append(f"{source}: {reason}")
+            # accounted for as an input of its own (its URL is unknown)
+            yield Record(f"{source}@{after}+corrupt", stem / f"{after}+corrupt", source, skip=reason)
             if resumed is None:
-                counts.errors.append(f"{source}: corrupt WARC data after offset {max(last, 0)}; "
-                                     f"the rest of the file is unreadable ({exc})")
                 return
-            counts.errors.append(f"{source}: corrupt WARC data after offset {max(last, 0)}, "
-                                 f"reading on at {resumed} ({exc})")
             iterator = records()
             continue
         offset = rec.stream_pos
@@ -92,16 +93,21 @@ def read_warc(stream: BinaryIO | str, source: str, stem: Path, counts: WarcCount
         head = rec.headers
         http = rec.http_headers if rec.is_http else None
         ctype = http.get("Content-Type") if http is not None else head.get("Content-Type")
-        if http is not None and not 200 <= (http.status_code or 0) < 300:
-            counts.skipped[f"HTTP status {(http.status_code or 0) // 100}xx"] += 1
+        ident = dict(url=head.get("WARC-Target-URI") or None, record_id=rec.record_id or None,
+                     offset=offset, date=head.get("WARC-Date") or None, content_type=ctype)
+        stem_of = stem / str(offset)
+        if http is not None and not http.status_code:
+            reason = "truncated or malformed HTTP message"
+            counts.errors.append(f"{rid}: {reason}")
+            yield Record(rid, stem_of, source, **ident, skip=reason)
+            continue
+        if http is not None and not 200 <= http.status_code < 300:
+            counts.skipped[f"HTTP status {http.status_code // 100}xx"] += 1
             continue
         mime = (ctype or "").split(";")[0].strip().lower()
         if mime and mime not in HTML_TYPES:
             counts.skipped[f"not HTML ({mime})"] += 1
             continue
-        ident = dict(url=head.get("WARC-Target-URI") or None, record_id=rec.record_id or None,
-                     offset=offset, date=head.get("WARC-Date") or None, content_type=ctype)
-        stem_of = stem / str(offset)
         try:
             expected = rec.content_length - rec.reader.tell()
             data = rec.reader.read(max_bytes + 1)

@@ -1,6 +1,6 @@
 """Write ``rules/<lang>/stopwords.txt`` from jusText's stop-word lists (run once; the lists are committed).
 
-    pip install justext && python rules/stopwords_from_justext.py
+    pip install justext && python -m kitten.train.stopwords
 
 jusText (Pomikálek, BSD 2-Clause licence; its lists are the most frequent words of each
 language's Wikipedia) ships lists for about 100 languages under ``justext/stoplists/``.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-RULES = Path(__file__).resolve().parent
+RULES = Path(__file__).resolve().parents[2] / "rules"  # the checkout's rules/ (the lists are committed there)
 LANGUAGES = {
     "af": "Afrikaans", "ar": "Arabic", "bg": "Bulgarian", "bn": "Bengali", "bs": "Bosnian", "ca": "Catalan",
     "cs": "Czech", "cy": "Welsh", "da": "Danish", "de": "German", "el": "Greek", "en": "English",
@@ -29,7 +29,7 @@ LANGUAGES = {
 }
 HEADER = ("# Function words of {name} for the boilerplate gate's stop-word ratio (kitten/boilerplate/features.py)\n"
           "# and the choice of a page's list (kitten/language.py). From jusText's stoplists/{name}.txt\n"
-          "# (Jan Pomikálek, BSD 2-Clause licence), written by rules/stopwords_from_justext.py.\n")
+          "# (Jan Pomikálek, BSD 2-Clause licence), written by kitten/train/stopwords.py.\n")
 
 
 def main() -> int:
