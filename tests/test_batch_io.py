@@ -404,3 +404,49 @@ def test_xml_inputs_expand_no_entities_and_fetch_nothing(tmp_path: Path) -> None
     text = kitten.extract(BILLION_LAUGHS)
     assert time.monotonic() - start < 5 and len(text) < 10_000
     assert "lol" * 100 not in text
+
+
+def test_ctrl_c_stops_cleanly_with_the_summary_so_far(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    _pages(src, 3)
+    for i in range(4):  # after the small pages in input order
+        (src / f"zbig{i}.html").write_text(big_table_page(300), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "kitten", "extract", str(src), "-o", str(tmp_path / "out"), "-j", "2"],
+                            env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    log = tmp_path / "out" / "kitten-log.jsonl"
+    for _ in range(200):  # until the small pages are done
+        time.sleep(0.05)
+        if log.exists() and len(log.read_text().splitlines()) >= 3:
+            break
+    start = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    err = proc.communicate(timeout=30)[1]
+    assert time.monotonic() - start < 5
+    assert proc.returncode == 1 and "Traceback" not in err
+    assert "INTERRUPTED (run the same command again to resume)" in err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as Linux counts it")
+def test_page_past_the_memory_limit_is_recorded(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "in"
+    _pages(src, 2)
+    with open(src / "big.html", "w", encoding="utf-8") as fh:  # 28 MB: about 1 GB to convert
+        fh.write("<html><body>")
+        fh.writelines(f"<p class='c{i % 50}'>Paragraph {i} with words.</p>" for i in range(600_000))
+        fh.write("</body></html>")
+    out = tmp_path / "out"
+    code, _, _ = run(["extract", str(src), "-o", str(out), "--max-memory", "300", "-q"], capsys)
+    assert code == 0
+    log = {x["page"]: x for x in map(json.loads, (out / "kitten-log.jsonl").read_text(encoding="utf-8").splitlines())}
+    assert log["big.html"]["status"] in ("fallback", "failed") and log["big.html"]["reason"]
+    assert log["p000.html"]["status"] == log["p001.html"]["status"] == "done"
+
+
+def test_warc_1_0_uncompressed(tmp_path: Path, capsys) -> None:
+    raw = b"".join(warc_record(f"https://example.org/{i}", b"<p>Page %d of an old crawl.</p>" % i, compress=False)
+                   .replace(b"WARC/1.1\r\n", b"WARC/1.0\r\n") for i in range(3))
+    (tmp_path / "old.warc").write_bytes(raw)
+    out = tmp_path / "old.jsonl"
+    assert run(["extract", str(tmp_path / "old.warc"), "--format", "jsonl", "-o", str(out), "-q"], capsys)[0] == 0
+    assert [r["text"] for r in read_jsonl(out)] == [f"Page {i} of an old crawl.\n" for i in range(3)]

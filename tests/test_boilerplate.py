@@ -147,7 +147,7 @@ def test_config_validation() -> None:
 def test_missing_dependency_is_a_clear_error(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "pycrfsuite", None)  # import fails
     load_model.cache_clear()
-    with pytest.raises(CrfUnavailable, match="pip install 'kitten\\[crf\\]'"):
+    with pytest.raises(CrfUnavailable, match="pip install 'kitten-text\\[crf\\]'"):
         crfsuite()
     page = tmp_path / "p.html"
     page.write_text(PAGE)

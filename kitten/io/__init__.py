@@ -1,0 +1,7 @@
+"""Sources and sinks: what goes into the engine and where its outcomes go.
+
+``records`` (the unit of input), ``files`` (folder walks, reading with a size cap,
+atomic writes, output names), ``warc`` (WARC records, with FastWARC), ``sources`` (the
+command line's inputs as a stream of records), ``sinks`` (output folder and log, JSON
+Lines files and shards, in-memory).
+"""
