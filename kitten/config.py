@@ -92,15 +92,28 @@ class StructureConfig:
     #: Containers (div, ul, table ...) whose id or class matches one of these regular
     #: expressions (case-insensitive) are removed with their content, as the original
     #: system removed ``menu`` divs. An empty list keeps them.
-    remove_containers: tuple[str, ...] = ("menu",)
-    #: ... but a matching container holding more than this share of the page's letters
-    #: is kept (logged ``kept-menu-container``): ``class="menu-container"`` around the
-    #: whole page is not a menu. 1.0: remove every match, as the original system.
+    #: A pattern must match a whole name token: ids and classes are split on white
+    #: space, ``-``, ``_``, camelCase and digits (``tab-menu--product`` has the token
+    #: ``menu``; ``pane-taxomenu-1`` has none).
+    remove_containers: tuple[str, ...] = ("menu", "(?:main|top|sub|side|nav|mega|drop|foot|header)menu")
+    #: ... but a matching container is kept (logged ``kept-menu-container``) when it does
+    #: not read like navigation (under half of its letters in links, and a run of text
+    #: longer than 80 characters) or holds more than this share of the page's visible
+    #: letters (``class="menu-container"`` around the whole page is not a menu).
+    #: 1.0: remove every match, as the original system.
     menu_max_share: float = 0.5
-    #: Add the title of <abbr>/<acronym> in brackets after its text: "NSW (New South Wales)".
+    #: Remove cookie and consent banners (``rules/consent.txt``: container names and
+    #: phrases), logged ``removed-consent``.
+    remove_consent: bool = True
+    #: Add the title of <abbr>/<acronym> in brackets after its text, at its first
+    #: occurrence in the page: "NSW (New South Wales)" (never for a date, time, number or
+    #: URL title, nor for a symbol or an element without letters).
     expand_abbreviations: bool = True
     #: Extract the alt text of images.
     img_alt: bool = False
+    #: Elements with one of these classes are left out: text the site's style sheet
+    #: hides (Wikipedia's sort keys: ``<span class="sortkey">Slavin, Mark</span>``).
+    hidden_classes: tuple[str, ...] = ("sortkey",)
 
     def __post_init__(self) -> None:
         import re
@@ -116,6 +129,9 @@ class StructureConfig:
 
 @dataclass(frozen=True)
 class SegmentConfig:
+    #: Split each block into sentences, one a line (``--format blocks``: false, one
+    #: block a line). Abbreviations that do not end a sentence: rules/<lang>/abbreviations.txt.
+    split_sentences: bool = True
     #: Join a line cut by a single <br> to the next when the clause goes on.
     join_br: bool = True
     #: Leave out segments with no letter or digit ("|", "»").

@@ -86,6 +86,23 @@ class Block:
 
 
 @dataclass(frozen=True, slots=True)
+class Abbreviation:
+    """An ``<abbr>`` or ``<acronym>`` with a title, and what the structure step did with it."""
+
+    tag: str  # "abbr" or "acronym"
+    text: str
+    title: str
+    expanded: bool  # the title was added in brackets after the text
+    reason: str = ""  # why not: "repeated", "date or number", "url", "no letters", "same as text"
+
+    def as_dict(self) -> dict:
+        d = {"tag": self.tag, "text": self.text, "title": self.title, "expanded": self.expanded}
+        if self.reason:
+            d["reason"] = self.reason
+        return d
+
+
+@dataclass(frozen=True, slots=True)
 class Removal:
     """Something the structure step left out, and why (shown in dumps and logs)."""
 
@@ -102,10 +119,11 @@ class Document:
     #: what the page declares about itself (``kitten.metadata``)
     metadata: PageMetadata = field(default_factory=PageMetadata)
     removals: list[Removal] = field(default_factory=list)
-    abbreviations: list[tuple[str, str, str]] = field(default_factory=list)  # (tag, text, title)
-    #: locators of containers matching ``remove_containers`` kept because they hold
-    #: most of the page's text
-    removals_kept: list[str] = field(default_factory=list)
+    #: every ``<abbr>``/``<acronym>`` with a title, expanded or not (and why not)
+    abbreviations: list[Abbreviation] = field(default_factory=list)
+    #: containers a removal rule matched but that were kept (a "menu" that reads like an
+    #: article, a visibility:hidden wrapper holding the page's text), with why
+    removals_kept: list[tuple[str, str, str]] = field(default_factory=list)  # (locator, log kind, why)
     #: what the tables and lists steps found and did, one reading per leaf table / list,
     #: each with an ``as_dict()`` for JSON output
     tables: list[Any] = field(default_factory=list)
@@ -121,6 +139,10 @@ class Sentence:
 
     text: str
     block: Block = field(repr=False, compare=False)
+    #: where the sentence is in its block's text (white space collapsed): [start, end)
+    #: before a full stop was added; None when the steps rewrote the text (clauses)
+    start: int | None = None
+    end: int | None = None
 
     @property
     def locator(self) -> str:

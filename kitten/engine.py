@@ -21,7 +21,7 @@ from kitten.io.records import InputError, Record
 from kitten.io.sources import TooLarge, load
 from kitten.page import Page
 from kitten.pipeline import DUMPS, PageResult, Target, run_page
-from kitten.render import readings
+from kitten.render import readings, sentence_dict
 
 #: the extra parts a JSON Lines record can carry (``--jsonl-fields``)
 JSONL_FIELDS = ("blocks", "sentences", "tables", "lists", "gate", "events")
@@ -111,8 +111,7 @@ def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, .
         if name == "events":
             outcome.extra["events"] = events
         elif name == "sentences":
-            outcome.extra["sentences"] = [{"text": s.text, "locator": s.locator, "kind": s.kind}
-                                          for s in result.products.get("segment") or []]
+            outcome.extra["sentences"] = [sentence_dict(s) for s in result.products.get("segment") or []]
         elif name == "blocks" and doc is not None:
             outcome.extra["blocks"] = [{"kind": b.kind, "tag": b.tag, "locator": b.locator, "text": b.text()}
                                        for b in doc.blocks]

@@ -371,10 +371,11 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
         trigger = ""
     if trigger:
         stem = clause[:-1].rstrip()
+        contractions = _contractions(ctx.rules, ctx.lang)
         sentences = []
         for _, bs, _ in kept:
             lines = _lines(bs)
-            sentences.append(f"{stem} {lines[0]}")
+            sentences.append(_joined(stem, lines[0], contractions))
             sentences += lines[1:]
         ctx.out[p] = head + _sentence_blocks(lst, sentences)
         consumed.add(p)
@@ -393,6 +394,36 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
     return reading("flattened-items",
                    f"median item length {median:g} >= {config.short_item_chars}: one sentence per item",
                    clause)
+
+
+@lru_cache(maxsize=32)
+def _contractions(rules: str, lang: str) -> dict[tuple[str, str], str]:
+    """``rules/<lang>/contractions.txt``: (last word of the clause, first word of the
+    item) -> the contracted form (``("à", "le")`` -> ``"au"``); none for a language
+    without the file."""
+    path = rules_dir(rules) / lang / "contractions.txt"
+    if not lang or not path.is_file():
+        return {}
+    out = {}
+    for line in lines(rules, lang, "contractions.txt"):
+        pair, _, form = line.partition("->")
+        words = pair.split()
+        if len(words) == 2 and form.strip():
+            out[(words[0].lower(), words[1].lower())] = form.strip()
+    return out
+
+
+def _joined(stem: str, item: str, contractions: dict[tuple[str, str], str]) -> str:
+    """The repeated clause and an item, contracted where they meet (``à`` + ``le
+    budget`` -> ``au budget``)."""
+    if contractions:
+        head, _, last = stem.rpartition(" ")
+        first, _, rest = item.partition(" ")
+        form = contractions.get((last.lower(), first.lower()))
+        if form is not None:
+            form = form[0].upper() + form[1:] if last[:1].isupper() else form
+            return " ".join(x for x in (head, form, rest) if x)
+    return f"{stem} {item}"
 
 
 def _make(lst: _List, text: str) -> Block:

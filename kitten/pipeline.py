@@ -111,7 +111,7 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
             result.status, result.output = "done", xhtml
             return result
         at[0] = "structure"
-        doc = build_document(parse_xhtml(xhtml), config.structure, log)
+        doc = build_document(parse_xhtml(xhtml), config.structure, log, config.rules.dir)
         products["structure"] = doc
         ungated = doc
         gated = config.boilerplate.method != "none"

@@ -27,17 +27,26 @@ def document_dict(doc: Document) -> dict:
         "blocks": [{"kind": b.kind, "tag": b.tag, "locator": b.locator, "container": b.container,
                     "text": b.text()} for b in doc.blocks],
         "removals": [{"locator": r.locator, "reason": r.reason, "text": r.text} for r in doc.removals],
-        "abbreviations": [{"tag": t, "text": x, "title": e} for t, x, e in doc.abbreviations],
+        "abbreviations": [a.as_dict() for a in doc.abbreviations],
         "gate": readings(doc.gate),
         "tables": readings(doc.tables),
         "lists": readings(doc.lists),
     }
 
 
+def sentence_dict(s: Sentence) -> dict:
+    """A sentence for JSON: its text, its block's locator and kind, and its character
+    offsets in the block's text (white space collapsed) when it is a span of it."""
+    d = {"text": s.text, "locator": s.locator, "kind": s.kind}
+    if s.start is not None:
+        d["start"], d["end"] = s.start, s.end
+    return d
+
+
 def render_json(doc: Document, sentences: list[Sentence]) -> str:
     """The document's blocks and sentences, with their locators, as JSON."""
     data = document_dict(doc)
-    data["sentences"] = [{"text": s.text, "locator": s.locator, "kind": s.kind} for s in sentences]
+    data["sentences"] = [sentence_dict(s) for s in sentences]
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 

@@ -22,19 +22,26 @@ written as punctuation:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
 from kitten.config import SegmentConfig
 from kitten.document import BR, Block, Document, Sentence
 from kitten.log import PageLog
-from kitten.resources import word_list
+from kitten.resources import rules_dir, word_list
 
-_FINAL = frozenset(".?!…‽")
-_CLOSERS = frozenset("\"'”’»)]}›")
+#: sentence-final punctuation of the scripts Kitten meets: Latin, CJK (。！？ and their
+#: half- and full-width forms), Devanagari and Bengali (। ॥), Arabic and Urdu (؟ ۔),
+#: Ethiopic (። ፧), Myanmar (။), Khmer (។), Armenian (։), Greek question mark (;)
+_FINAL = frozenset(".?!…‽‼⁇⁈⁉。！？｡．।॥؟۔።፧፨။។៕։;")
+#: closing quotes and brackets that may follow it
+_CLOSERS = frozenset("\"'”’»)]}›」』）】〕〉》〗〙〛］｝")
 _WORD_END = re.compile(r"([\w'’-]+)\W*$")
 _HAS_ALNUM = re.compile(r"\w")
 def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "") -> list[Sentence]:
     """The sentences of ``doc``, in document order (``rules``: the rules folder, default
     ``rules/`` of the checkout)."""
     words = word_list(rules, doc.lang, "continuation.txt")
+    splitter = Splitter(doc.lang, abbreviations(rules, doc.lang)) if config.split_sentences else None
     out: list[Sentence] = []
     joined = 0
     for block in doc.blocks:
@@ -42,20 +49,131 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
         if BR not in inlines and block.kind != "preformatted":  # most blocks: one segment
             text = " ".join("".join(inlines).split())
             if text and not (config.drop_symbol_only and not _HAS_ALNUM.search(text)):
-                out.append(Sentence(punctuate(text), block))
+                _add(out, block, text, 0, splitter)
             continue
         if block.kind == "preformatted":
             lines = [(line, 2) for line in block.text().split("\n")]
         else:
             lines = _lines(block)
+        collapsed = " ".join(block.text().split())
+        cursor = 0
         for text, n_joined in _segments(lines, words, config.join_br):
             joined += n_joined  # text is already stripped, white space collapsed
             if config.drop_symbol_only and not _HAS_ALNUM.search(text):
                 continue
-            out.append(Sentence(punctuate(text), block))
+            at = collapsed.find(text, cursor)
+            if at >= 0:
+                cursor = at + len(text)
+            if block.kind == "preformatted":
+                # a line of preformatted text (code, a poem, a table drawn in text) is kept as written
+                out.append(Sentence(text, block, *((at, at + len(text)) if at >= 0 else (None, None))))
+            else:
+                _add(out, block, text, at if at >= 0 else None, splitter)
     if joined:
         log.add("segment", "br-joined", f"{joined} line breaks inside clauses joined")
     return out
+
+
+def _add(out: list[Sentence], block: Block, text: str, offset: int | None, splitter: "Splitter | None") -> None:
+    """The sentences of one segment ``text`` (white space collapsed) that starts at
+    ``offset`` in its block's collapsed text."""
+    if splitter is None:
+        out.append(Sentence(punctuate(text), block, offset, None if offset is None else offset + len(text)))
+        return
+    for start, end in splitter.spans(text):
+        piece = text[start:end]
+        if offset is None:
+            out.append(Sentence(punctuate(piece), block))
+        else:
+            out.append(Sentence(punctuate(piece), block, offset + start, offset + end))
+
+
+#: languages that write ordinal numbers with a full stop ("am 3. Oktober"): a number
+#: of up to three digits before a full stop does not end the sentence there
+ORDINAL_DOT = frozenset("de da nb nn no fi is cs sk sl hr sr bs pl hu et lv lt tr".split())
+#: end punctuation after which a sentence ends without a space (CJK)
+_CJK_END = frozenset("。！？｡．")
+# a run of end punctuation and the closing quotes or brackets after it
+_END = re.compile(r"(?:[.?!…‽‼⁇⁈⁉]+|[。！？｡．]+|[।॥؟۔።፧။។]+)[\"'”’»)\]}›」』）】〕〉》〗〙〛］｝]*")
+_OPENERS = "\"'“‘«„‚‹(¿¡[「『（【"
+_LAST_WORD = re.compile(r"(\S+)$")
+_INNER = re.compile(r"[.\-]+")
+_ENUMERATOR = re.compile(r"[\d.]{1,6}|[IVXLCivxlc]{1,5}|\w")
+
+
+@lru_cache(maxsize=64)
+def abbreviations(rules: str, lang: str) -> frozenset[str]:
+    """``rules/<lang>/abbreviations.txt`` (none for a language without the file: the
+    language-independent rules of :class:`Splitter` still apply)."""
+    if not lang or not (rules_dir(rules) / lang / "abbreviations.txt").is_file():
+        return frozenset()
+    return word_list(rules, lang, "abbreviations.txt")
+
+
+class Splitter:
+    """Sentence boundaries inside a segment, from its punctuation.
+
+    A sentence ends after a run of end punctuation (and the closing quotes or brackets
+    after it) when white space and then an upper-case letter, a digit, or a letter of a
+    script without case follow (opening quotes and brackets allowed in between); after
+    CJK end punctuation (。！？) it ends whatever follows. Not after a full stop that
+    closes an abbreviation of ``rules/<lang>/abbreviations.txt``, a single letter
+    ("J. Smith"), a word with inner full stops ("U.S.", "e.g."), or, in languages that
+    write ordinals with a full stop, a number of up to three digits ("am 3. Oktober").
+    """
+
+    def __init__(self, lang: str, abbrevs: frozenset[str]):
+        self.abbrevs = abbrevs
+        self.ordinals = lang in ORDINAL_DOT
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """``[start, end)`` of each sentence of ``text`` (white space collapsed)."""
+        if len(text) < 4 or not _END.search(text, 1):
+            return [(0, len(text))]
+        out = []
+        start = 0
+        for m in _END.finditer(text):
+            end = m.end()
+            if end >= len(text) or m.start() == 0:
+                continue
+            if text[m.start()] in _CJK_END:
+                if end + 1 >= len(text) and text[end] == " ":
+                    continue
+            else:
+                if text[end] != " ":
+                    continue
+                nxt = end + 1
+                while nxt < len(text) and text[nxt] in _OPENERS:
+                    nxt += 1
+                if nxt >= len(text):
+                    continue
+                c = text[nxt]
+                if not c.isalnum() or c.islower():
+                    continue
+                if m.group().startswith(".") and not m.group().startswith("..") and self._no_end(text, m.start()):
+                    continue
+            if _ENUMERATOR.fullmatch(text, start, m.start()):
+                continue  # "5. Hemolysis", "IV. Results": a number, not a sentence
+            out.append((start, end))
+            start = end + 1 if end < len(text) and text[end] == " " else end
+        out.append((start, len(text)))
+        return out
+
+    def _no_end(self, text: str, dot: int) -> bool:
+        """Is the full stop at ``dot`` part of an abbreviation, an initial, or an ordinal?"""
+        w = _LAST_WORD.search(text, 0, dot)
+        if w is None:
+            return False
+        word = w.group(1).lstrip(_OPENERS)
+        if not word:
+            return False
+        if len(word) == 1 and word.isalpha():
+            return True  # an initial
+        if "." in word and all(len(part) <= 3 for part in _INNER.split(word)):
+            return True  # U.S, e.g, Ph.D, c.-à-d (not example.com)
+        if self.ordinals and word.isdigit() and len(word) <= 3:
+            return True
+        return word.lower() in self.abbrevs
 
 
 def _lines(block: Block) -> list[tuple[str, int]]:
@@ -122,7 +240,7 @@ def ends_sentence(text: str) -> bool:
 
 def punctuate(text: str) -> str:
     """``text`` with a full stop added when it does not end a sentence (or with a colon)."""
-    if ends_sentence(text) or text.endswith(":"):
+    if ends_sentence(text) or text.endswith((":", "：")):
         return text
     if text[-1] in ",;-–—":
         return text[:-1].rstrip() + "."

@@ -23,11 +23,12 @@ from functools import lru_cache
 from lxml import etree
 
 from kitten.config import StructureConfig
-from kitten.document import BR, AltText, Block, BlockKind, Document, Removal, locator_of
+from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Removal, locator_of
 from kitten.language import blocks_sample, detect
 from kitten.metadata import page_metadata
 from kitten.log import PageLog
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
+from kitten.resources import lines
 
 _NS = "{http://www.w3.org/1999/xhtml}"
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
@@ -55,24 +56,86 @@ KINDS: dict[str, BlockKind] = {
 # Not text a reader of the page sees as content.
 SKIPPED = {"script": "script", "style": "style", "select": "form-control", "option": "form-control",
            "input": "form-control", "textarea": "form-control", "head": "head", "map": "image-map",
-           "object": "object", "applet": "object", "title": "title"}
+           "object": "object", "applet": "object", "title": "title", "template": "template",
+           # annotations a reader does not see in the text: SVG descriptions, ruby readings
+           "desc": "svg-annotation", "rt": "ruby-annotation", "rp": "ruby-annotation"}
 # Never text, so not worth a log line each.
-_UNLOGGED = frozenset({"script", "style", "head", "title"})
+_UNLOGGED = frozenset({"script", "style", "head", "title", "ruby-annotation"})
 CONTAINERS = frozenset({"div", "ul", "ol", "dl", "table", "td", "form", "center", "blockquote",
                         "nav", "aside", "section", "header", "footer", "menu", "dir"})
 GROUPS = frozenset({"ul", "ol", "dl", "table", "menu", "dir"})
+#: more elements a consent banner comes in (checked for consent only)
+_BANNERS = frozenset({"dialog", "article", "main", "p", "span"})
 _DISPLAY = re.compile(r"display\s*:\s*([a-z-]+)", re.I)
+_INVISIBLE = re.compile(r"visibility\s*:\s*(?:hidden|collapse)", re.I)
+#: Default-ignorable characters that carry nothing for a parser: soft hyphen, zero-width
+#: space, word joiner, BOM, bidi marks and controls, invisible operators, variation
+#: selectors, tags, Hangul fillers. ZWJ and ZWNJ (U+200D, U+200C) stay: they change
+#: words in Indic, Persian and other scripts, and emoji sequences.
+IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f"
+                       "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+                       "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+#: Abbreviation titles that are not expansions: dates and times (ISO 8601), numbers, URLs
+_NOT_EXPANSION = (
+    ("date or number", re.compile(r"^[\d\s.,:;/+\-–—()%]+$|^\d{4}-\d\d(-\d\d)?([T ]\d\d?:\d\d(:\d\d([.,]\d+)?)?"
+                                  r"\s*(Z|[+-]\d\d:?\d\d)?)?$", re.I)),
+    ("url", re.compile(r"^(https?://|www\.|mailto:)\S+$", re.I)),
+)
 _QUOTES = {"fr": ("« ", " »"), "de": ("„", "“")}
+#: a <q> whose text starts or ends with a quotation mark already has its marks
+_QUOTED = re.compile(r"^\s*[\"'“”‘’«»„‚‹›「」『』]|[\"'“”‘’«»‹›「」『』]\s*$")
 _DEFAULT_QUOTES = ("“", "”")
 
 
+_VISIBLE_TEXT = etree.XPath(".//text()[not(ancestor::*[local-name()='script' or local-name()='style'])]")
+_LINK_TEXT = etree.XPath(".//*[local-name()='a']//text()")
+
+
 def _letters(el) -> int:
-    return sum(map(str.isalnum, "".join(el.itertext())))
+    """Letters and digits a reader sees in ``el`` (script and style text left out)."""
+    return sum(sum(map(str.isalnum, t)) for t in _VISIBLE_TEXT(el))
+
+
+def _reads_like_navigation(el, letters: int) -> bool:
+    """Mostly link text, or only short runs of text (menu items, not paragraphs)."""
+    if letters < 30:
+        return True
+    if 2 * sum(sum(map(str.isalnum, t)) for t in _LINK_TEXT(el)) >= letters:
+        return True
+    return max((len(t.strip()) for t in _VISIBLE_TEXT(el)), default=0) <= 80
+
+
+#: splits an id or class into name tokens: white space, - _ . :, camelCase, digits
+_NAME_SPLIT = re.compile(r"[\s_\-.:]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+
+
+def name_tokens(value: str) -> list[str]:
+    """``tab-menu--product`` -> ``["tab", "menu", "product"]``; ``mainMenu2`` ->
+    ``["main", "menu", "2"]`` (lower case; ``kitten-``/``kitten.`` tokens as
+    :func:`_own_names`)."""
+    return [t.lower() for t in _NAME_SPLIT.split(_own_names(value)) if t]
 
 
 @lru_cache(maxsize=32)
 def _pattern(patterns: tuple[str, ...]) -> re.Pattern | None:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.I) if patterns else None
+    """One pattern that must match a whole name token."""
+    return re.compile("(?:" + "|".join(f"(?:{p})" for p in patterns) + r")\Z", re.I) if patterns else None
+
+
+@lru_cache(maxsize=8)
+def _consent_rules(rules: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The ``@names`` and ``@phrases`` of ``rules/consent.txt``."""
+    names: set[str] = set()
+    phrases: list[str] = []
+    section = None
+    for line in lines(rules, "", "consent.txt"):
+        if line.startswith("@"):
+            section = line[1:]
+        elif section == "names":
+            names.add(line.lower())
+        elif section == "phrases":
+            phrases.append(line.lower())
+    return frozenset(names), tuple(phrases)
 
 
 def _original(cls: str, local: str) -> str:
@@ -92,7 +155,7 @@ def _own_names(value: str) -> str:
     return value.replace("kitten-", "")
 
 
-def build_document(root: etree._Element, config: StructureConfig, log: PageLog) -> Document:
+def build_document(root: etree._Element, config: StructureConfig, log: PageLog, rules: str = "") -> Document:
     """Make the ``Document`` of a normalized XHTML tree (``root`` is its ``html`` element)."""
     declared = _language(root)
     title = ""
@@ -105,16 +168,18 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog) 
     doc = Document(blocks=[], lang=declared or config.default_language, title=title,
                    metadata=page_metadata(root))
     if body is not None:
-        _Walker(doc, config).walk(body)
+        _Walker(doc, config, rules).walk(body)
     if not declared:  # the detector reads the text just extracted (<q> marks keep the default's)
         doc.lang = detect(blocks_sample(doc.blocks, LANGUAGE_SAMPLE)) or config.default_language
     for r in doc.removals:
         log.add("structure", f"removed-{r.reason}", f"{r.locator}: {r.text!r}")
-    for locator in doc.removals_kept:
-        log.add("structure", "kept-menu-container", f"{locator}: matches remove_containers but holds most "
-                f"of the page's text (over {config.menu_max_share:.0%})")
-    for tag, text, expansion in doc.abbreviations:
-        log.add("structure", tag, f"{text} ({expansion})")
+    for locator, kind, why in doc.removals_kept:
+        log.add("structure", kind, f"{locator}: {why}")
+    for a in doc.abbreviations:
+        if a.expanded:
+            log.add("structure", a.tag, f"{a.text} ({a.title})")
+        else:
+            log.add("structure", f"{a.tag}-not-expanded", f"{a.text} ({a.title}): {a.reason}")
     return doc
 
 
@@ -138,27 +203,85 @@ def _language(root) -> str:
 class _Walker:
     """One walk over ``body``: blocks, removals and abbreviation expansions."""
 
-    def __init__(self, doc: Document, config: StructureConfig):
+    def __init__(self, doc: Document, config: StructureConfig, rules: str = ""):
         self.doc = doc
         self.config = config
         self.menu = _pattern(tuple(config.remove_containers))
         self.quotes = _QUOTES.get(doc.lang, _DEFAULT_QUOTES)
         self.body_letters: int | None = None
+        self.hidden_classes = frozenset(config.hidden_classes)
+        self.consent = _consent_rules(rules) if config.remove_consent else None
+        self.expanded: set[tuple[str, str]] = set()  # (text, title) already expanded in the page
+
+    def _abbreviation(self, tag: str, el) -> Abbreviation | None:
+        """What to do with an ``<abbr>``/``<acronym>``: expand its title at its first
+        occurrence only, and never a title that is not an expansion."""
+        title = " ".join((el.get("title") or "").split())
+        if not title:
+            return None
+        text = " ".join("".join(el.itertext()).split())
+        reason = ""
+        if title.lower() == text.lower():
+            reason = "same as text"
+        elif not any(map(str.isalpha, text)):
+            reason = "no letters"  # a logo with no text, a symbol (§, ®)
+        else:
+            reason = next((why for why, pattern in _NOT_EXPANSION if pattern.match(title)), "")
+        if not reason and (text, title) in self.expanded:
+            reason = "repeated"
+        if not reason:
+            self.expanded.add((text, title))
+        return Abbreviation(tag, text, title, not reason, reason)
+
+    def _hidden(self, el, orig: str, cls: str | None, style: str | None, body) -> str | None:
+        """Why an element that renders nothing a reader sees is left out (None: it is not)."""
+        if style and "visibility" in style and _INVISIBLE.search(style):
+            # pages hide a wrapper until a script has run ("anti-flicker"): a hidden
+            # element holding most of the page's text is kept, and logged
+            if self.body_letters is None:
+                self.body_letters = _letters(body)
+            if _letters(el) <= self.config.menu_max_share * self.body_letters:
+                return "hidden"
+            self.doc.removals_kept.append((locator_of(el), "kept-hidden-container",
+                                           "visibility:hidden but holds most of the page's text (shown by a script)"))
+        if cls:
+            if self.hidden_classes and not self.hidden_classes.isdisjoint(cls.split()):
+                return "hidden-class"
+            if "kitten.aria-hidden" in cls and not any(map(str.isalnum, "".join(el.itertext()))):
+                return "aria-hidden-icon"  # an icon font glyph, a decorative symbol
+        if orig in ("annotation", "annotation-xml"):
+            math = next((a for a in el.iterancestors() if "kitten-math" in (a.get("class") or "")), None)
+            if math is not None and _letters(math) > _letters(el):
+                return "math-annotation"  # the formula has text of its own
+        return None
 
     def _menu_or_page(self, el, body) -> str | None:
-        """``"menu"``, or None (logged) when the matching container holds more than
-        ``menu_max_share`` of the page's letters (``class="menu-container"`` around a
-        whole page is not a menu)."""
+        """``"menu"``, or None (logged) when the matching container does not read like
+        navigation or holds more than ``menu_max_share`` of the page's letters
+        (``class="menu-container"`` around a whole page is not a menu)."""
         share = self.config.menu_max_share
         if share >= 1.0:
             return "menu"
+        inside = _letters(el)
+        if not _reads_like_navigation(el, inside):
+            self.doc.removals_kept.append((locator_of(el), "kept-menu-container",
+                                           "matches remove_containers but does not read like navigation"))
+            return None
         if self.body_letters is None:
             self.body_letters = _letters(body)
-        inside = _letters(el)
         if self.body_letters and inside > share * self.body_letters:
-            self.doc.removals_kept.append(locator_of(el))
+            self.doc.removals_kept.append((locator_of(el), "kept-menu-container", "matches remove_containers but "
+                                           f"holds most of the page's text (over {share:.0%})"))
             return None
         return "menu"
+
+    def _consent(self, el, values: tuple) -> bool:
+        """A cookie or consent banner: a consent name token and a consent phrase."""
+        names, phrases = self.consent
+        if not any(t in names for v in values if v for t in name_tokens(v)):
+            return False
+        text = " ".join(_VISIBLE_TEXT(el)).lower()
+        return sum(map(str.isalnum, text)) < 3000 and any(p in text for p in phrases)
 
     def walk(self, body) -> None:
         doc, config = self.doc, self.config
@@ -180,6 +303,8 @@ class _Walker:
                         break
                 else:
                     return
+            if item is not BR and IGNORABLE.search(item):
+                item = IGNORABLE.sub("", item)
             block.inlines.append(item)
 
         def flush() -> None:
@@ -191,6 +316,7 @@ class _Walker:
                         blocks.append(block)
                         break
 
+        q_marks: list[bool] = []  # per open <q>: quotation marks added
         walker = etree.iterwalk(body, events=("start", "end"))
         group: list = [None]
         for event, el in walker:
@@ -213,9 +339,15 @@ class _Walker:
                 if reason is None:
                     if display == "none":
                         reason = "hidden"
-                    elif menu is not None and (orig in CONTAINERS or local in CONTAINERS):
-                        for value in (el.get("id"), cls):
-                            if value and menu.search(_own_names(value)):
+                    elif style or cls:
+                        reason = self._hidden(el, orig, cls, style, body)
+                if reason is None and (orig in CONTAINERS or local in CONTAINERS or orig in _BANNERS):
+                    values = (el.get("id"), cls)
+                    if self.consent is not None and (values[0] or values[1]) and self._consent(el, values):
+                        reason = "consent"
+                    elif menu is not None and orig not in _BANNERS:
+                        for value in values:
+                            if value and any(menu.match(t) for t in name_tokens(value)):
                                 reason = self._menu_or_page(el, body)
                                 break
                 if reason is not None:
@@ -240,7 +372,10 @@ class _Walker:
                     if local == "br":
                         add(BR)
                     elif local == "q":
-                        add(quotes[0])
+                        quoted = _QUOTED.match("".join(el.itertext()))  # the page wrote its own marks
+                        q_marks.append(not quoted)
+                        if not quoted:
+                            add(quotes[0])
                     elif local == "img" and config.img_alt:
                         alt = (el.get("alt") or "").strip()
                         if alt:
@@ -255,13 +390,14 @@ class _Walker:
                         if ctx[3] in GROUPS:
                             group.pop()
                     elif local == "q":
-                        add(quotes[1])
+                        if q_marks.pop():
+                            add(quotes[1])
                     elif local in ("abbr", "acronym") and config.expand_abbreviations:
-                        title = " ".join((el.get("title") or "").split())
-                        text = " ".join("".join(el.itertext()).split())
-                        if title and title.lower() != text.lower():
-                            add(f" ({title})")
-                            doc.abbreviations.append((local, text, title))
+                        abbreviation = self._abbreviation(local, el)
+                        if abbreviation is not None:
+                            doc.abbreviations.append(abbreviation)
+                            if abbreviation.expanded:
+                                add(f" ({abbreviation.title})")
                 if el.tail:
                     add(el.tail)
         flush()

@@ -117,7 +117,7 @@ def test_menu_patterns_are_a_setting() -> None:
     assert lines(html) == ["Side text.", "Body."]
     keep = Config(structure=StructureConfig(remove_containers=()))
     assert lines(html, keep) == ["Side text.", "Menu text.", "Body."]
-    custom = Config(structure=StructureConfig(remove_containers=("side",)))
+    custom = Config(structure=StructureConfig(remove_containers=("side(bar)?",)))
     assert lines(html, custom) == ["Menu text.", "Body."]
 
 
@@ -140,7 +140,7 @@ def test_footnote_markers_stay_attached() -> None:
 
 def test_pre_keeps_its_lines() -> None:
     assert lines("<pre>first line\n  second line\nthird</pre>") == [
-        "first line.", "second line.", "third."]
+        "first line", "second line", "third"]  # kept as written: no full stop added
 
 
 def test_display_style_decides_block_or_inline() -> None:
@@ -154,7 +154,7 @@ def test_symbol_only_segments_are_dropped() -> None:
 
 def test_list_items_and_cells_are_segments_until_their_steps_exist() -> None:
     assert lines("<ul><li>apples<li>pears</ul><table><tr><td>red<td>green</table>") == [
-        "apples.", "pears.", "red.", "green."]
+        "apples.", "pears.", "red / green."]  # a one-row table of short cells: one sentence
 
 
 def test_every_line_ends_with_final_punctuation_or_colon() -> None:
@@ -176,7 +176,7 @@ def test_json_format_has_blocks_sentences_and_locators() -> None:
     assert [s["text"] for s in data["sentences"]] == ["T.", "Body XY (x y)."]
     assert all(s["locator"].startswith("/html/body/") for s in data["sentences"])
     assert data["removals"][0]["reason"] == "menu"
-    assert data["abbreviations"] == [{"tag": "abbr", "text": "XY", "title": "x y"}]
+    assert data["abbreviations"] == [{"tag": "abbr", "text": "XY", "title": "x y", "expanded": True}]
 
 
 def test_bad_config_pattern_is_a_clear_error() -> None:

@@ -262,7 +262,10 @@ def test_a_tree_predicts_from_its_json():
 def test_layout_tables_stay_linear():
     html = ("<table><tr><td><a href='/'>Home</a></td><td><a href='/news'>News</a></td>"
             "<td><a href='/about'>About us</a></td></tr></table><p>Text.</p>")
-    assert _lines(html) == ["Home.", "News.", "About us.", "Text."]
+    assert _lines(html) == ["Home / News / About us.", "Text."]  # one row of short cells: one sentence
+    html = ("<table><tr><td><p>A cell with a whole sentence in it.</p></td><td>Another cell.</td></tr></table>"
+            "<table><tr><td><p>Requirements:</p><ul><li>a diploma</li></ul></td><td>x</td></tr></table>")
+    assert _lines(html) == ["A cell with a whole sentence in it.", "Another cell.", "Requirements: a diploma.", "x."]
 
 
 def test_tables_can_be_switched_off():
@@ -305,7 +308,8 @@ def test_every_table_label_still_finds_its_table():
     cells = read_jsonl(labels / "cells.jsonl")
     stale: list = []
     found = sum(1 for _ in labelled_tables(CORPORA, records + cells, stale=stale))
-    assert not stale, stale[:3]
-    assert found == len(records) + len(cells)
+    assert not stale, stale[:3]  # after a change of the text steps: corpora/tables/refresh_fingerprints.py
+    retired = [r for r in records + cells if r.get("retired")]
+    assert found == len(records) + len(cells) - len(retired) and len(retired) <= 20
     data = [r for r in records if r["label"] == "data"]
     assert len(records) >= 1000 and len(data) >= 300 and len(cells) >= 120

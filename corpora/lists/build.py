@@ -202,7 +202,9 @@ class CheckResult:
 
 def check(corpora: Path, annotations: Path = ANNOTATIONS, config: Config | None = None) -> CheckResult:
     """Run the rules on every annotated page and compare each list's type."""
-    rows = read_rows(annotations)
+    # a row whose note starts "[retired" names a list the pipeline no longer reads (its
+    # container is left out as hidden): kept for the record, not checked
+    rows = [r for r in read_rows(annotations) if not r["note"].startswith("[retired")]
     by_page: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
         by_page[row["page"]].append(row)

@@ -20,6 +20,7 @@ from kitten.config import TablesConfig
 from kitten.document import Block, Document, locator_of
 from kitten.log import PageLog
 from kitten.resources import classifiers_dir
+from kitten.segment import ends_sentence
 from kitten.tables.clauses import Clause, build_clauses, unused_cells
 from kitten.tables.collect import leaf_tables
 from kitten.tables.collect import fill_text, table_text
@@ -114,6 +115,11 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
             # one row or one column: layout without asking the model (no such data table
             # in the annotated corpus; the model agrees on all of its 550 examples)
             readings.append(TableReading(tb.index, locator, "layout", 0.0, table_text(grid)))
+            line = _one_line(grid) if _cells_only(doc.blocks, tb) else None
+            if line is not None:  # short cells side by side: one sentence, not a line each
+                replace.append((tb.first, tb.last, [Block("table_row", "tr", tb.element, [line], tb.element)]))
+                log.add("tables", "one-line-table", f"{len(grid.cells)} short cells read as one sentence",
+                        where=locator)
             continue
         v = view(grid)
         score = table_model.proba(table_features(v, tb.embedded))[data_index]
@@ -143,6 +149,29 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
     for first, last, new in reversed(replace):
         blocks[first:last + 1] = new
     return dataclasses.replace(doc, blocks=blocks, tables=readings)
+
+
+#: a one-row or one-column table is read as one sentence when it has at most this many
+#: cells, each of at most ONE_LINE_WORDS words and none ending a sentence
+ONE_LINE_CELLS = 30
+ONE_LINE_WORDS = 12
+
+
+def _cells_only(blocks: list[Block], tb) -> bool:
+    """Every block of the table is a whole cell (no paragraph, list or heading inside)."""
+    return all(b.kind == "table_cell" for b in blocks[tb.first:tb.last + 1])
+
+
+def _one_line(grid: Grid) -> str | None:
+    """The cells of a one-row or one-column table as one sentence with separators
+    (``Home / News / Contact``), or None when they read as text of their own."""
+    texts = [" ".join(c.text.split()) for c in grid.cells]
+    texts = [t for t in texts if t]
+    if not 2 <= len(texts) <= ONE_LINE_CELLS:
+        return None
+    if any(len(t.split()) > ONE_LINE_WORDS or ends_sentence(t) or t.endswith(":") for t in texts):
+        return None
+    return " / ".join(texts)
 
 
 def _clause_blocks(grid: Grid, clauses: list[Clause], table) -> list[Block]:

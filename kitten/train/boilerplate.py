@@ -112,7 +112,8 @@ def page_document(data: bytes, config: Config) -> Document:
     """The structure step's document of a page (no tables, lists or gate)."""
     log = PageLog()
     decoded = decode(data, config.decode, log)
-    return build_document(parse_xhtml(to_xhtml(decoded.text, config.normalize, log)), config.structure, log)
+    return build_document(parse_xhtml(to_xhtml(decoded.text, config.normalize, log)), config.structure, log,
+                          config.rules.dir)
 
 
 _WORKER: dict = {}

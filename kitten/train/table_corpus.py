@@ -95,10 +95,13 @@ def write_jsonl(path: Path, records: list[dict]) -> None:
 def labelled_tables(corpora: Path, records: list[dict], config: Config | None = None,
                     stale: list | None = None) -> Iterator[tuple[dict, PageTable]]:
     """Each labelled record with its table found again in its page (fingerprints checked;
-    records whose table is missing or changed go to ``stale``)."""
+    records whose table is missing or changed go to ``stale``). Records marked
+    ``retired`` (their table is no longer read: corpora/tables/refresh_fingerprints.py)
+    are skipped."""
     by_page: dict[str, list[dict]] = {}
     for r in records:
-        by_page.setdefault(r["page"], []).append(r)
+        if not r.get("retired"):
+            by_page.setdefault(r["page"], []).append(r)
     for page in sorted(by_page):
         path = corpora / page
         tables = {t.locator: t for t in page_tables(path, page, config)} if path.is_file() else {}
