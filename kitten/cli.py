@@ -76,8 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--log-level", choices=("page", "events"), default="page",
                        help="page: one compact line per input in the log (default); events: every event")
         if name == "extract":
-            p.add_argument("--format", choices=("text", "json", "cleaneval", "jsonl"), default="text",
-                           help="text: one sentence per line (.txt); json: blocks and sentences "
+            p.add_argument("--format", choices=("text", "blocks", "json", "cleaneval", "jsonl"), default="text",
+                           help="text: one sentence per line (.txt); blocks: one block (paragraph, heading, "
+                                "item) per line, its sentences not split (.txt); json: blocks and sentences "
                                 "with their locators (.json); cleaneval: URL line, then one block "
                                 "a line after its <p>, <h> or <l> marker (.txt); jsonl: one JSON record "
                                 "per input (kitten/schema/record.schema.json) in the file -o")
@@ -167,6 +168,9 @@ def _convert(args) -> int:
     target = "xhtml" if args.command == "normalize" else args.format
     try:
         config = Config.from_toml(args.config) if args.config else Config()
+        if target == "blocks":  # the text format without sentence splitting
+            target = "text"
+            config = dataclasses.replace(config, segment=dataclasses.replace(config.segment, split_sentences=False))
         config = _with_boilerplate(config, getattr(args, "boilerplate", None), getattr(args, "keep_threshold", None))
         _check_models(config, target)
         paths = list(args.paths) + (read_input_list(args.input_list) if args.input_list else [])

@@ -65,8 +65,11 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
             if at >= 0:
                 cursor = at + len(text)
             if block.kind == "preformatted":
-                # a line of preformatted text (code, a poem, a table drawn in text) is kept as written
-                out.append(Sentence(text, block, *((at, at + len(text)) if at >= 0 else (None, None))))
+                # a line of preformatted text (code, a poem, a mail) is kept as written, no
+                # full stop added, but split where two sentences share it
+                spans = splitter.spans(text) if splitter is not None else [(0, len(text))]
+                for a, b in spans:
+                    out.append(Sentence(text[a:b], block, *((at + a, at + b) if at >= 0 else (None, None))))
             else:
                 _add(out, block, text, at if at >= 0 else None, splitter)
     if joined:
@@ -94,11 +97,13 @@ ORDINAL_DOT = frozenset("de da nb nn no fi is cs sk sl hr sr bs pl hu et lv lt t
 #: end punctuation after which a sentence ends without a space (CJK)
 _CJK_END = frozenset("。！？｡．")
 # a run of end punctuation and the closing quotes or brackets after it
-_END = re.compile(r"(?:[.?!…‽‼⁇⁈⁉]+|[。！？｡．]+|[।॥؟۔።፧။។]+)[\"'”’»)\]}›」』）】〕〉》〗〙〛］｝]*")
+_END = re.compile(r"(?:[.?!…‽‼⁇⁈⁉]+|[。！？｡．]+|[।॥؟۔።፧။។]+)[\"'”’»)\]}›」』）】〕〉》〗〙〛］｝]*(?:\[\d{1,3}\])*")
+#: characters that close a word before its full stop: "(6th ed.)." ends there
+_WORD_CLOSERS = ")]\"'”’»"
 _OPENERS = "\"'“‘«„‚‹(¿¡[「『（【"
 _LAST_WORD = re.compile(r"(\S+)$")
 _INNER = re.compile(r"[.\-]+")
-_ENUMERATOR = re.compile(r"[\d.]{1,6}|[IVXLCivxlc]{1,5}|\w")
+_ENUMERATOR = re.compile(r"\d{1,3}(?:\.\d{1,3})*\.?|[IVXLCivxlc]{1,5}|\w")
 
 
 @lru_cache(maxsize=64)
@@ -107,7 +112,7 @@ def abbreviations(rules: str, lang: str) -> frozenset[str]:
     language-independent rules of :class:`Splitter` still apply)."""
     if not lang or not (rules_dir(rules) / lang / "abbreviations.txt").is_file():
         return frozenset()
-    return word_list(rules, lang, "abbreviations.txt")
+    return word_list(rules, lang, "abbreviations.txt")  # "no+": before a number only (Splitter)
 
 
 class Splitter:
@@ -115,7 +120,9 @@ class Splitter:
 
     A sentence ends after a run of end punctuation (and the closing quotes or brackets
     after it) when white space and then an upper-case letter, a digit, or a letter of a
-    script without case follow (opening quotes and brackets allowed in between); after
+    script without case follow (opening quotes and brackets allowed in between), or a
+    lower-case letter after a lone full stop that follows an ordinary word of three
+    letters or more (a sentence written without its capital); after
     CJK end punctuation (。！？) it ends whatever follows. Not after a full stop that
     closes an abbreviation of ``rules/<lang>/abbreviations.txt``, a single letter
     ("J. Smith"), a word with inner full stops ("U.S.", "e.g."), or, in languages that
@@ -132,6 +139,7 @@ class Splitter:
             return [(0, len(text))]
         out = []
         start = 0
+        marks = _Marks() if _MARKS.search(text) else None
         for m in _END.finditer(text):
             end = m.end()
             if end >= len(text) or m.start() == 0:
@@ -148,16 +156,31 @@ class Splitter:
                 if nxt >= len(text):
                     continue
                 c = text[nxt]
-                if not c.isalnum() or c.islower():
+                if not (c.isalnum() or c in "$€£¥"):
+                    continue
+                if c.islower() and not self._ends_before_lower(text, m):
                     continue
                 if m.group().startswith(".") and not m.group().startswith("..") and self._no_end(text, m.start()):
                     continue
             if _ENUMERATOR.fullmatch(text, start, m.start()):
                 continue  # "5. Hemolysis", "IV. Results": a number, not a sentence
+            if marks is not None and marks.inside(text, end):
+                continue  # '"I went home. Then I slept." He nodded.': one sentence for a reader
             out.append((start, end))
             start = end + 1 if end < len(text) and text[end] == " " else end
         out.append((start, len(text)))
         return out
+
+    def _ends_before_lower(self, text: str, m: re.Match) -> bool:
+        """A sentence written without its capital ("... the positions. the party ...")
+        ends after a lone full stop that follows an ordinary word of three letters or
+        more (not an abbreviation)."""
+        if m.group() != ".":  # not after ? or !, nor a closing quote: '"Why?" he asked'
+            return False
+        w = _LAST_WORD.search(text, 0, m.start())
+        word = w.group(1) if w else ""
+        low = word.lower()
+        return len(word) >= 3 and word.isalpha() and low not in self.abbrevs and low + "+" not in self.abbrevs
 
     def _no_end(self, text: str, dot: int) -> bool:
         """Is the full stop at ``dot`` part of an abbreviation, an initial, or an ordinal?"""
@@ -165,15 +188,53 @@ class Splitter:
         if w is None:
             return False
         word = w.group(1).lstrip(_OPENERS)
-        if not word:
-            return False
+        if not word or word[-1] in _WORD_CLOSERS:
+            return False  # "(6th ed.)." ends after the bracket
         if len(word) == 1 and word.isalpha():
             return True  # an initial
-        if "." in word and all(len(part) <= 3 for part in _INNER.split(word)):
-            return True  # U.S, e.g, Ph.D, c.-à-d (not example.com)
+        if "." in word and all(len(part) <= 3 and not part.isdigit() for part in _INNER.split(word)):
+            return True  # U.S, e.g, Ph.D, c.-à-d (not example.com, not 0.05)
         if self.ordinals and word.isdigit() and len(word) <= 3:
             return True
-        return word.lower() in self.abbrevs
+        low = word.lower()
+        if low in self.abbrevs:
+            return True
+        return low + "+" in self.abbrevs and text[dot + 2:dot + 3].isdigit()  # "No. 5", not "says no. He"
+
+
+_OPEN_MARKS = {"“": "”", "«": "»", "„": "“”", "(": ")", "[": "]", "「": "」", "『": "』", "（": "）"}
+_CLOSE_MARKS = frozenset("”»)]」』）")
+
+
+_MARKS = re.compile("[\"“”«»„()\\[\\]「」『』（）]")
+
+
+class _Marks:
+    """Quotation marks and brackets open at a point of a text, scanned once from left to
+    right as the splitter moves on."""
+
+    def __init__(self) -> None:
+        self.stack: list[str] = []
+        self.straight = False
+        self.pos = 0
+
+    def inside(self, text: str, at: int) -> bool:
+        """Is ``at`` inside a quotation or a bracket that closes later in ``text``? (An
+        opening mark never closed does not hold the rest of the text together.)"""
+        stack = self.stack
+        for ch in text[self.pos:at]:
+            if ch == '"':
+                self.straight = not self.straight
+            elif ch in _OPEN_MARKS and not (ch == "“" and stack and stack[-1] == "„"):
+                stack.append(ch)
+            elif ch in _CLOSE_MARKS or ch == "“":
+                if stack and ch in _OPEN_MARKS.get(stack[-1], ""):
+                    stack.pop()
+        self.pos = at
+        rest = text[at:]
+        if self.straight and '"' in rest:
+            return True
+        return any(c in rest for o in stack for c in _OPEN_MARKS[o])
 
 
 def _lines(block: Block) -> list[tuple[str, int]]:
