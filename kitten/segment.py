@@ -49,7 +49,10 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
         if BR not in inlines and block.kind != "preformatted":  # most blocks: one segment
             text = " ".join("".join(inlines).split())
             if text and not (config.drop_symbol_only and not _HAS_ALNUM.search(text)):
-                _add(out, block, text, 0, splitter)
+                if splitter is None or len(text) < 4 or not _END_MARK.search(text, 1, len(text) - 1):
+                    out.append(Sentence(punctuate(text), block, 0, len(text)))  # one sentence
+                else:
+                    _add(out, block, text, 0, splitter)
             continue
         if block.kind == "preformatted":
             lines = [(line, 2) for line in block.text().split("\n")]
@@ -94,14 +97,41 @@ def _add(out: list[Sentence], block: Block, text: str, offset: int | None, split
 #: languages that write ordinal numbers with a full stop ("am 3. Oktober"): a number
 #: of up to three digits before a full stop does not end the sentence there
 ORDINAL_DOT = frozenset("de da nb nn no fi is cs sk sl hr sr bs pl hu et lv lt tr".split())
-#: end punctuation after which a sentence ends without a space (CJK)
-_CJK_END = frozenset("。！？｡．")
-# a run of end punctuation and the closing quotes or brackets after it
-_END = re.compile(r"(?:[.?!…‽‼⁇⁈⁉]+|[。！？｡．]+|[।॥؟۔።፧။។]+)[\"'”’»)\]}›」』）】〕〉》〗〙〛］｝]*(?:\[\d{1,3}\])*")
+#: end punctuation of any script (a quick scan before the full pattern)
+_END_MARK = re.compile("[.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．]")
+_END_RUN = re.compile("[.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．]+")
+_CLOSE = "\"'”’»)\\]}›」』）】〕〉》〗〙〛］｝"
+#: a possible sentence end: end punctuation, closing marks and citation markers, then a
+#: space, opening marks and a letter or digit (captured) or a currency sign; after CJK
+#: marks, anything
+_CANDIDATE = re.compile(
+    "(?:[.?!…‽‼⁇⁈⁉]+|[।॥؟۔።፧။។]+)[" + _CLOSE + "]*(?:\\[\\d{1,3}\\])*"
+    "(?= [\"'“‘«„‚‹(¿¡\\[「『（【]*([^\\W_]|[$€£¥]))"
+    "|[。！？｡．]+[" + _CLOSE + "]*(?= ?\\S)")
 #: characters that close a word before its full stop: "(6th ed.)." ends there
 _WORD_CLOSERS = ")]\"'”’»"
 _OPENERS = "\"'“‘«„‚‹(¿¡[「『（【"
-_LAST_WORD = re.compile(r"(\S+)$")
+
+
+def _next_candidate(text: str, pos: int) -> re.Match | None:
+    """The next possible sentence end at or after ``pos``: runs of end marks are found
+    by a quick scan, and :data:`_CANDIDATE` is tried where each starts (a search with the
+    whole pattern is several times slower)."""
+    while True:
+        run = _END_RUN.search(text, pos)
+        if run is None:
+            return None
+        m = _CANDIDATE.match(text, run.start())
+        if m is not None:
+            return m
+        pos = run.end()
+
+
+def _last_word(text: str, end: int) -> str:
+    """The word that ends at ``end`` (text has its white space collapsed to spaces)."""
+    return text[text.rfind(" ", 0, end) + 1:end]
+
+
 _INNER = re.compile(r"[.\-]+")
 _ENUMERATOR = re.compile(r"\d{1,3}(?:\.\d{1,3})*\.?|[IVXLCivxlc]{1,5}|\w")
 
@@ -135,39 +165,32 @@ class Splitter:
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """``[start, end)`` of each sentence of ``text`` (white space collapsed)."""
-        if len(text) < 4 or not _END.search(text, 1):
+        # most segments: no end mark before the last character (a quick scan), or none
+        # followed by a space and a word
+        m = _next_candidate(text, 1) if len(text) >= 4 and _END_MARK.search(text, 1, len(text) - 1) else None
+        if m is None:
             return [(0, len(text))]
         out = []
         start = 0
         marks = _Marks() if _MARKS.search(text) else None
-        for m in _END.finditer(text):
+        while m is not None:
             end = m.end()
-            if end >= len(text) or m.start() == 0:
-                continue
-            if text[m.start()] in _CJK_END:
-                if end + 1 >= len(text) and text[end] == " ":
-                    continue
-            else:
-                if text[end] != " ":
-                    continue
-                nxt = end + 1
-                while nxt < len(text) and text[nxt] in _OPENERS:
-                    nxt += 1
-                if nxt >= len(text):
-                    continue
-                c = text[nxt]
-                if not (c.isalnum() or c in "$€£¥"):
-                    continue
-                if c.islower() and not self._ends_before_lower(text, m):
-                    continue
-                if m.group().startswith(".") and not m.group().startswith("..") and self._no_end(text, m.start()):
-                    continue
-            if _ENUMERATOR.fullmatch(text, start, m.start()):
-                continue  # "5. Hemolysis", "IV. Results": a number, not a sentence
-            if marks is not None and marks.inside(text, end):
-                continue  # '"I went home. Then I slept." He nodded.': one sentence for a reader
-            out.append((start, end))
-            start = end + 1 if end < len(text) and text[end] == " " else end
+            following = m.group(1)  # the first letter or digit after (None after CJK marks)
+            ok = True
+            if following is not None:
+                if following.islower():
+                    ok = self._ends_before_lower(text, m)
+                mark = m.group()
+                if ok and mark[0] == "." and not mark.startswith("..") and self._no_end(text, m.start()):
+                    ok = False
+            if ok and _ENUMERATOR.fullmatch(text, start, m.start()):
+                ok = False  # "5. Hemolysis", "IV. Results": a number, not a sentence
+            if ok and marks is not None and marks.inside(text, end):
+                ok = False  # '"I went home. Then I slept." He nodded.': one sentence for a reader
+            if ok:
+                out.append((start, end))
+                start = end + 1 if text[end] == " " else end
+            m = _next_candidate(text, end)
         out.append((start, len(text)))
         return out
 
@@ -177,17 +200,13 @@ class Splitter:
         more (not an abbreviation)."""
         if m.group() != ".":  # not after ? or !, nor a closing quote: '"Why?" he asked'
             return False
-        w = _LAST_WORD.search(text, 0, m.start())
-        word = w.group(1) if w else ""
+        word = _last_word(text, m.start())
         low = word.lower()
         return len(word) >= 3 and word.isalpha() and low not in self.abbrevs and low + "+" not in self.abbrevs
 
     def _no_end(self, text: str, dot: int) -> bool:
         """Is the full stop at ``dot`` part of an abbreviation, an initial, or an ordinal?"""
-        w = _LAST_WORD.search(text, 0, dot)
-        if w is None:
-            return False
-        word = w.group(1).lstrip(_OPENERS)
+        word = _last_word(text, dot).lstrip(_OPENERS)
         if not word or word[-1] in _WORD_CLOSERS:
             return False  # "(6th ed.)." ends after the bracket
         if len(word) == 1 and word.isalpha():
@@ -222,7 +241,8 @@ class _Marks:
         """Is ``at`` inside a quotation or a bracket that closes later in ``text``? (An
         opening mark never closed does not hold the rest of the text together.)"""
         stack = self.stack
-        for ch in text[self.pos:at]:
+        for mark in _MARKS.finditer(text, self.pos, at):
+            ch = mark.group()
             if ch == '"':
                 self.straight = not self.straight
             elif ch in _OPEN_MARKS and not (ch == "“" and stack and stack[-1] == "„"):
@@ -231,10 +251,9 @@ class _Marks:
                 if stack and ch in _OPEN_MARKS.get(stack[-1], ""):
                     stack.pop()
         self.pos = at
-        rest = text[at:]
-        if self.straight and '"' in rest:
+        if self.straight and text.find('"', at) >= 0:
             return True
-        return any(c in rest for o in stack for c in _OPEN_MARKS[o])
+        return any(text.find(c, at) >= 0 for o in stack for c in _OPEN_MARKS[o])
 
 
 def _lines(block: Block) -> list[tuple[str, int]]:

@@ -64,8 +64,9 @@ _UNLOGGED = frozenset({"script", "style", "head", "title", "ruby-annotation"})
 CONTAINERS = frozenset({"div", "ul", "ol", "dl", "table", "td", "form", "center", "blockquote",
                         "nav", "aside", "section", "header", "footer", "menu", "dir"})
 GROUPS = frozenset({"ul", "ol", "dl", "table", "menu", "dir"})
+_ANNOTATIONS = frozenset({"annotation", "annotation-xml"})
 #: more elements a consent banner comes in (checked for consent only)
-_BANNERS = frozenset({"dialog", "article", "main", "p", "span"})
+_BANNERS = frozenset({"dialog", "article", "main"})
 _DISPLAY = re.compile(r"display\s*:\s*([a-z-]+)", re.I)
 _INVISIBLE = re.compile(r"visibility\s*:\s*(?:hidden|collapse)", re.I)
 #: Default-ignorable characters that carry nothing for a parser: soft hyphen, zero-width
@@ -87,22 +88,47 @@ _QUOTED = re.compile(r"^\s*[\"'“”‘’«»„‚‹›「」『』]|[\"'“
 _DEFAULT_QUOTES = ("“", "”")
 
 
-_VISIBLE_TEXT = etree.XPath(".//text()[not(ancestor::*[local-name()='script' or local-name()='style'])]")
-_LINK_TEXT = etree.XPath(".//*[local-name()='a']//text()")
+_INVISIBLE_TAGS = (_NS + "script", _NS + "style")
+
+
+def _alnum(text: str) -> int:
+    """The characters of ``text`` that are not white space (letters, digits, marks: a
+    measure of text for shares, counted in C)."""
+    return len("".join(text.split()))
 
 
 def _letters(el) -> int:
-    """Letters and digits a reader sees in ``el`` (script and style text left out)."""
-    return sum(sum(map(str.isalnum, t)) for t in _VISIBLE_TEXT(el))
+    """Characters a reader sees in ``el`` (script and style text and white space left out)."""
+    n = _alnum("".join(el.itertext()))
+    for hidden in el.iter(*_INVISIBLE_TAGS):
+        n -= _alnum("".join(hidden.itertext()))
+    return n
+
+
+def _visible_text(el) -> list[str]:
+    """The text nodes of ``el`` outside script and style."""
+    skip = {id(x) for x in el.iter(*_INVISIBLE_TAGS)}
+    out = []
+    for x in el.iter():
+        if id(x) in skip or (x.getparent() is not None and id(x.getparent()) in skip):
+            skip.add(id(x))
+            if x is not el and x.tail and id(x.getparent()) not in skip:
+                out.append(x.tail)
+            continue
+        if isinstance(x.tag, str) and x.text:
+            out.append(x.text)
+        if x is not el and x.tail:
+            out.append(x.tail)
+    return out
 
 
 def _reads_like_navigation(el, letters: int) -> bool:
     """Mostly link text, or only short runs of text (menu items, not paragraphs)."""
     if letters < 30:
         return True
-    if 2 * sum(sum(map(str.isalnum, t)) for t in _LINK_TEXT(el)) >= letters:
+    if 2 * sum(_alnum("".join(a.itertext())) for a in el.iter(_NS + "a")) >= letters:
         return True
-    return max((len(t.strip()) for t in _VISIBLE_TEXT(el)), default=0) <= 80
+    return max((len(t.strip()) for t in _visible_text(el)), default=0) <= 80
 
 
 #: splits an id or class into name tokens: white space, - _ . :, camelCase, digits
@@ -122,9 +148,17 @@ def _pattern(patterns: tuple[str, ...]) -> re.Pattern | None:
     return re.compile("(?:" + "|".join(f"(?:{p})" for p in patterns) + r")\Z", re.I) if patterns else None
 
 
+@lru_cache(maxsize=32)
+def _hint(patterns: tuple[str, ...]) -> re.Pattern:
+    """The patterns of :func:`_pattern` anywhere in a lower-cased string (a quick test
+    before the string is split into name tokens; no IGNORECASE: it is slower)."""
+    return re.compile("|".join(f"(?:{p.lower()})" for p in patterns) or "(?!)")
+
+
 @lru_cache(maxsize=8)
-def _consent_rules(rules: str) -> tuple[frozenset[str], tuple[str, ...]]:
-    """The ``@names`` and ``@phrases`` of ``rules/consent.txt``."""
+def _consent_rules(rules: str) -> tuple[frozenset[str], tuple[str, ...], re.Pattern]:
+    """The ``@names`` and ``@phrases`` of ``rules/consent.txt``, and a pattern that finds
+    any of the names inside an id or class (a quick test before splitting it)."""
     names: set[str] = set()
     phrases: list[str] = []
     section = None
@@ -135,7 +169,8 @@ def _consent_rules(rules: str) -> tuple[frozenset[str], tuple[str, ...]]:
             names.add(line.lower())
         elif section == "phrases":
             phrases.append(line.lower())
-    return frozenset(names), tuple(phrases)
+    hint = re.compile("|".join(map(re.escape, sorted(names))) or "(?!)")  # names are lower case
+    return frozenset(names), tuple(phrases), hint
 
 
 def _original(cls: str, local: str) -> str:
@@ -210,6 +245,7 @@ class _Walker:
         self.quotes = _QUOTES.get(doc.lang, _DEFAULT_QUOTES)
         self.body_letters: int | None = None
         self.hidden_classes = frozenset(config.hidden_classes)
+        self.hidden_hint = re.compile("|".join(map(re.escape, config.hidden_classes))) if config.hidden_classes else None
         self.consent = _consent_rules(rules) if config.remove_consent else None
         self.expanded: set[tuple[str, str]] = set()  # (text, title) already expanded in the page
 
@@ -245,11 +281,12 @@ class _Walker:
             self.doc.removals_kept.append((locator_of(el), "kept-hidden-container",
                                            "visibility:hidden but holds most of the page's text (shown by a script)"))
         if cls:
-            if self.hidden_classes and not self.hidden_classes.isdisjoint(cls.split()):
+            if self.hidden_hint is not None and self.hidden_hint.search(cls) \
+                    and not self.hidden_classes.isdisjoint(cls.split()):
                 return "hidden-class"
             if "kitten.aria-hidden" in cls and not any(map(str.isalnum, "".join(el.itertext()))):
                 return "aria-hidden-icon"  # an icon font glyph, a decorative symbol
-        if orig in ("annotation", "annotation-xml"):
+        if orig in _ANNOTATIONS:
             math = next((a for a in el.iterancestors() if "kitten-math" in (a.get("class") or "")), None)
             if math is not None and _letters(math) > _letters(el):
                 return "math-annotation"  # the formula has text of its own
@@ -277,15 +314,17 @@ class _Walker:
 
     def _consent(self, el, values: tuple) -> bool:
         """A cookie or consent banner: a consent name token and a consent phrase."""
-        names, phrases = self.consent
+        names, phrases, _ = self.consent
         if not any(t in names for v in values if v for t in name_tokens(v)):
             return False
-        text = " ".join(_VISIBLE_TEXT(el)).lower()
-        return sum(map(str.isalnum, text)) < 3000 and any(p in text for p in phrases)
+        text = " ".join(_visible_text(el)).lower()
+        return _alnum(text) < 3000 and any(p in text for p in phrases)
 
     def walk(self, body) -> None:
         doc, config = self.doc, self.config
         menu, quotes = self.menu, self.quotes
+        names_hint = _hint(tuple(config.remove_containers) + (self.consent[2].pattern if self.consent else "(?!)",))
+        hidden_hint = self.hidden_hint
         # per open element: (is block, element, kind, original name, group, skipped);
         # run[0] is the block receiving inline content, made when content arrives
         contexts: list[tuple] = []
@@ -303,7 +342,7 @@ class _Walker:
                         break
                 else:
                     return
-            if item is not BR and IGNORABLE.search(item):
+            if item is not BR and not item.isascii() and IGNORABLE.search(item):
                 item = IGNORABLE.sub("", item)
             block.inlines.append(item)
 
@@ -339,17 +378,22 @@ class _Walker:
                 if reason is None:
                     if display == "none":
                         reason = "hidden"
-                    elif style or cls:
+                    elif (style and "isibility" in style) or orig in _ANNOTATIONS or (cls and (
+                            "kitten.aria-hidden" in cls or (hidden_hint is not None and hidden_hint.search(cls)))):
                         reason = self._hidden(el, orig, cls, style, body)
-                if reason is None and (orig in CONTAINERS or local in CONTAINERS or orig in _BANNERS):
+                if reason is None and (cls or el.get("id")) and \
+                        (orig in CONTAINERS or local in CONTAINERS or orig in _BANNERS):
                     values = (el.get("id"), cls)
-                    if self.consent is not None and (values[0] or values[1]) and self._consent(el, values):
-                        reason = "consent"
-                    elif menu is not None and orig not in _BANNERS:
-                        for value in values:
-                            if value and any(menu.match(t) for t in name_tokens(value)):
-                                reason = self._menu_or_page(el, body)
-                                break
+                    # one quick search for any consent name or menu pattern in the names
+                    joined = f"{values[0] or ''} {values[1] or ''}".lower()
+                    if names_hint.search(joined):
+                        if self.consent is not None and self._consent(el, values):
+                            reason = "consent"
+                        elif menu is not None and orig not in _BANNERS:
+                            for value in values:
+                                if value and any(menu.match(t) for t in name_tokens(value)):
+                                    reason = self._menu_or_page(el, body)
+                                    break
                 if reason is not None:
                     if reason not in _UNLOGGED:
                         text = " ".join("".join(el.itertext()).split())[:80]
