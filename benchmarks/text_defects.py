@@ -7,7 +7,7 @@ Per kind, over every ``--every``-th page of every shared corpus: default-ignorab
 characters in the output (soft hyphen, zero-width space ...; ZWJ/ZWNJ not counted),
 abbreviation expansions whose title is an ISO date or time, expansions repeated in a
 page (pages with one, and expansions beyond the first), a full stop after 。, and lines
-that are only a bracketed expansion (a logo ``<abbr>`` without text).
+that are only an expansion in brackets (a logo ``<abbr>`` without text).
 """
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ NAMES = ("cleaneval-dev", "cleaneval-final", "dragnet", "cleanportaleval", "read
 IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f"
                        "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]")
 ISO = re.compile(r"\(\d{4}-\d\d-\d\d(?:[T ][\d:.]+)?[^)]{0,8}\)$")
-BRACKET_LINE = re.compile(r"^\([^()]+\)\.?$")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,12 +47,14 @@ def main(argv: list[str] | None = None) -> int:
         counts["repeated expansions"] += repeats
         counts["pages with a repeated expansion"] += bool(repeats)
         counts["。."] += text.count("。.")
-        counts["bracket-only lines"] += sum(1 for line in text.splitlines() if BRACKET_LINE.match(line))
+        titles = {m.rsplit(" (", 1)[1][:-1] for m in expanded if " (" in m}
+        counts["expansion-only lines"] += sum(1 for line in text.splitlines()
+                                              if line.startswith("(") and line.rstrip(".")[1:-1] in titles)
     import kitten
 
     print(f"{len(pages)} pages, kitten from {Path(kitten.__file__).parent}")
     for kind in ("invisible characters", "pages with invisible characters", "ISO date/time expansions",
-                 "repeated expansions", "pages with a repeated expansion", "。.", "bracket-only lines"):
+                 "repeated expansions", "pages with a repeated expansion", "。.", "expansion-only lines"):
         print(f"  {kind:<34} {counts[kind]}")
     return 0
 

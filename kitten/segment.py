@@ -107,7 +107,7 @@ _CLOSE = "\"'”’»)\\]}›」』）】〕〉》〗〙〛］｝"
 _CANDIDATE = re.compile(
     "(?:[.?!…‽‼⁇⁈⁉]+|[।॥؟۔።፧။។]+)[" + _CLOSE + "]*(?:\\[\\d{1,3}\\])*"
     "(?= [\"'“‘«„‚‹(¿¡\\[「『（【]*([^\\W_]|[$€£¥]))"
-    "|[。！？｡．]+[" + _CLOSE + "]*(?= ?\\S)")
+    "|[。！？｡．]+[" + _CLOSE + "]*(?= ?[^\\s。！？｡．" + _CLOSE + "])")
 #: characters that close a word before its full stop: "(6th ed.)." ends there
 _WORD_CLOSERS = ")]\"'”’»"
 _OPENERS = "\"'“‘«„‚‹(¿¡[「『（【"
@@ -177,7 +177,10 @@ class Splitter:
             end = m.end()
             following = m.group(1)  # the first letter or digit after (None after CJK marks)
             ok = True
-            if following is not None:
+            if following is None:
+                if m.group()[-1] in "」』）":
+                    ok = False  # 「行こう。」と言った。: the sentence goes on after the quotation
+            else:
                 if following.islower():
                     ok = self._ends_before_lower(text, m)
                 mark = m.group()

@@ -218,3 +218,8 @@ def test_format_blocks_on_the_command_line(tmp_path: Path, capsys) -> None:
     assert capsys.readouterr().out == "One sentence. Another one.\n"
     assert main(["extract", str(page)]) == 0
     assert capsys.readouterr().out == "One sentence.\nAnother one.\n"
+
+
+def test_cjk_runs_and_quotations_stay_whole() -> None:
+    ja = "<html lang='ja'><body><p>「行こう。」と言った。好美哦！！！次へ。</p></body></html>"
+    assert lines(ja) == ["「行こう。」と言った。", "好美哦！！！", "次へ。"]
