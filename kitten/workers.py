@@ -147,8 +147,9 @@ def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], A
                     got_seq, outcome = conn.recv()
                     w.task = None
                     ready[got_seq] = outcome
-                except (EOFError, OSError):  # the worker died
-                    code = w.proc.exitcode if not w.proc.is_alive() else None
+                except (EOFError, OSError):  # the worker died (wait for it to be reaped: its exit code says how)
+                    w.proc.join(timeout=2)
+                    code = w.proc.exitcode
                     ready[seq] = stand_in(record, "failed", f"worker died ({_exit_reason(code)})", job)
                     workers[workers.index(w)] = _replace(w, ctx, job, memory_limit)
             now = time.monotonic()
