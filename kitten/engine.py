@@ -21,7 +21,7 @@ from kitten.io.records import InputError, Record
 from kitten.io.sources import TooLarge, load
 from kitten.page import Page
 from kitten.pipeline import DUMPS, PageResult, Target, run_page
-from kitten.render import readings, sentence_dict
+from kitten.render import block_dict, readings, sentence_dict
 
 #: the extra parts a JSON Lines record can carry (``--jsonl-fields``)
 JSONL_FIELDS = ("blocks", "sentences", "tables", "lists", "gate", "events")
@@ -113,8 +113,7 @@ def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, .
         elif name == "sentences":
             outcome.extra["sentences"] = [sentence_dict(s) for s in result.products.get("segment") or []]
         elif name == "blocks" and doc is not None:
-            outcome.extra["blocks"] = [{"kind": b.kind, "tag": b.tag, "locator": b.locator, "text": b.text()}
-                                       for b in doc.blocks]
+            outcome.extra["blocks"] = [block_dict(b) for b in doc.blocks]
         elif name in ("tables", "lists", "gate"):
             outcome.extra[name] = readings(result.products.get(name) or [])
     return outcome

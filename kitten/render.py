@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from kitten.document import BlockKind, Document, Sentence
+from kitten.document import Block, BlockKind, Document, Sentence
 
 
 def render_text(sentences: list[Sentence]) -> str:
@@ -19,13 +19,17 @@ def readings(items: list) -> list[dict]:
     return [r.as_dict() for r in items]
 
 
+def block_dict(b: Block) -> dict:
+    """A block for JSON: kind, tag, locator, container and text."""
+    return {"kind": b.kind, "tag": b.tag, "locator": b.locator, "container": b.container, "text": b.text()}
+
+
 def document_dict(doc: Document) -> dict:
     return {
         "lang": doc.lang,
         "title": doc.title,
         "metadata": doc.metadata.as_dict(),
-        "blocks": [{"kind": b.kind, "tag": b.tag, "locator": b.locator, "container": b.container,
-                    "text": b.text()} for b in doc.blocks],
+        "blocks": [block_dict(b) for b in doc.blocks],
         "removals": [{"locator": r.locator, "reason": r.reason, "text": r.text} for r in doc.removals],
         "abbreviations": [a.as_dict() for a in doc.abbreviations],
         "gate": readings(doc.gate),

@@ -100,7 +100,7 @@ ORDINAL_DOT = frozenset("de da nb nn no fi is cs sk sl hr sr bs pl hu et lv lt t
 #: end punctuation of any script (a quick scan before the full pattern)
 _END_MARK = re.compile("[.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．]")
 _END_RUN = re.compile("[.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．]+")
-_CLOSE = "\"'”’»)\\]}›」』）】〕〉》〗〙〛］｝"
+_CLOSE = re.escape("".join(sorted(_CLOSERS)))  # for character classes
 #: a possible sentence end: end punctuation, closing marks and citation markers, then a
 #: space, opening marks and a letter or digit (captured) or a currency sign; after CJK
 #: marks, anything

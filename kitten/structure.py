@@ -105,20 +105,17 @@ def _letters(el) -> int:
     return n
 
 
-def _visible_text(el) -> list[str]:
-    """The text nodes of ``el`` outside script and style."""
-    skip = {id(x) for x in el.iter(*_INVISIBLE_TAGS)}
-    out = []
-    for x in el.iter():
-        if id(x) in skip or (x.getparent() is not None and id(x.getparent()) in skip):
-            skip.add(id(x))
-            if x is not el and x.tail and id(x.getparent()) not in skip:
-                out.append(x.tail)
-            continue
-        if isinstance(x.tag, str) and x.text:
-            out.append(x.text)
-        if x is not el and x.tail:
-            out.append(x.tail)
+def _visible_text(el, out: list[str] | None = None) -> list[str]:
+    """The text nodes of ``el`` outside script and style, in document order."""
+    out = [] if out is None else out
+    if el.tag in _INVISIBLE_TAGS:
+        return out
+    if isinstance(el.tag, str) and el.text:  # a comment's text is not shown
+        out.append(el.text)
+    for child in el:
+        _visible_text(child, out)
+        if child.tail:
+            out.append(child.tail)
     return out
 
 

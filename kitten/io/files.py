@@ -113,8 +113,9 @@ def walk(paths: Iterable[str | Path], follow_symlinks: bool = False,
 def read_file(path: Path, max_bytes: int = MAX_PAGE_BYTES) -> bytes:
     """The file's bytes, decompressed if it is gzip (by content), at most ``max_bytes``
     either way (past it: ``TooLarge``)."""
-    if _not_regular(path):
-        raise InputError(f"{path}: {_not_regular(path)}")
+    why = _not_regular(path)
+    if why:
+        raise InputError(f"{path}: {why}")
     with open(path, "rb") as fh:
         data = fh.read(max_bytes + 1)
     if len(data) > max_bytes:

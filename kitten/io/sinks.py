@@ -13,6 +13,7 @@ log line, a shard in the manifest.
 """
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import os
@@ -25,6 +26,7 @@ from kitten.engine import Outcome
 from kitten.io.files import atomic_write, output_path
 from kitten.io.records import InputError, Record
 from kitten.lists import LINK_ITEM_REMOVED
+from kitten.metadata import PageMetadata
 
 LOG_NAME = "kitten-log.jsonl"
 REMOVED_NAME = "kitten-removed-links.tsv"  # page, list locator, item text of removed link items
@@ -32,6 +34,8 @@ MANIFEST_NAME = "_manifest.jsonl"
 #: event kinds the compact log keeps whole (the others are counted)
 LOGGED_KINDS = frozenset({"excluded", "fallback", "failed", "timeout", "encoding-override",
                           "boilerplate-fallback", "note"})
+#: the metadata fields of a record, in order (kitten/metadata.py)
+METADATA_FIELDS = tuple(f.name for f in dataclasses.fields(PageMetadata))
 #: schema version of the JSON Lines records (kitten/schema/record.schema.json)
 SCHEMA_VERSION = 1
 
@@ -146,7 +150,7 @@ def jsonl_record(outcome: Outcome) -> dict:
         "date": r.date, "status": outcome.status, "reason": outcome.reason or None,
         "encoding": outcome.encoding, "lang": outcome.lang, "title": outcome.title or None,
     }
-    for key in ("description", "author", "published", "site_name", "canonical"):
+    for key in METADATA_FIELDS:
         rec[key] = outcome.metadata.get(key) or None
     rec["text"] = outcome.output if outcome.status != "excluded" else None
     rec.update(outcome.extra)
