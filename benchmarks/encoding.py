@@ -11,6 +11,11 @@ paragraphs written for this benchmark for the languages the corpora lack (Russia
 Polish, Hungarian, German, Japanese, traditional Chinese). Each page is a realistic HTML
 document of a few KB, encoded into each legacy charset of its language, UTF-8 and UTF-16
 (without BOM, alternately little and big endian).
+
+A second set is the shared pages themselves, whole, re-encoded into the legacy encodings of
+their script (:mod:`kitten.evaluation.reencode`), with Kitten beside chardetng (Firefox's
+detector, ``chardetng-py``) and charset-normalizer, each used the browser's way: a
+``<meta>`` declaration wins, the detector decides when there is none.
 """
 from __future__ import annotations
 
@@ -25,12 +30,14 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kitten.config import DecodeConfig  # noqa: E402
+from kitten.evaluation import reencode  # noqa: E402
+from kitten.evaluation.reencode import WHATWG_DIFFERENCES  # noqa: E402
 from kitten.log import PageLog  # noqa: E402
 from kitten.normalizer.encoding import decode  # noqa: E402
 
@@ -141,21 +148,22 @@ LANGUAGE_CHARSETS: dict[str, tuple[str, ...]] = {
     "de": ("windows-1252",), "it": ("windows-1252",),
     "cs": ("ISO-8859-2",), "pl": ("ISO-8859-2",), "hu": ("ISO-8859-2",),
     "ru": ("windows-1251", "KOI8-R"),
-    "ja": ("Shift_JIS",), "ko": ("EUC-KR",), "zh-Hans": ("GB18030",), "zh-Hant": ("Big5",),
+    "ja": ("Shift_JIS", "EUC-JP"), "ko": ("EUC-KR",), "zh-Hans": ("GB18030", "GBK"), "zh-Hant": ("Big5",),
 }
 #: Python encoder of each test charset.
 ENCODERS = {
     "windows-1252": "cp1252", "ISO-8859-2": "iso8859_2", "windows-1251": "cp1251", "KOI8-R": "koi8_r",
-    "Shift_JIS": "cp932", "EUC-KR": "euc_kr", "GB18030": "gb18030", "Big5": "big5", "UTF-8": "utf-8",
+    "Shift_JIS": "cp932", "EUC-JP": "euc_jp", "EUC-KR": "euc_kr", "GB18030": "gb18030", "GBK": "gbk",
+    "Big5": "big5", "UTF-8": "utf-8",
     "UTF-16": "utf-16",
 }
-CHARSETS = ("windows-1252", "ISO-8859-2", "windows-1251", "KOI8-R", "Shift_JIS", "EUC-KR", "GB18030", "Big5",
-            "UTF-8", "UTF-16")
+CHARSETS = ("windows-1252", "ISO-8859-2", "windows-1251", "KOI8-R", "Shift_JIS", "EUC-JP", "EUC-KR", "GB18030",
+            "GBK", "Big5", "UTF-8", "UTF-16")
 #: labels a page in that charset declares (alternately)
 CORRECT_LABELS = {
     "windows-1252": ("iso-8859-1", "windows-1252"), "ISO-8859-2": ("iso-8859-2",), "windows-1251": ("windows-1251",),
-    "KOI8-R": ("koi8-r",), "Shift_JIS": ("shift_jis", "Shift_JIS"), "EUC-KR": ("euc-kr",),
-    "GB18030": ("gb2312", "gb18030", "GBK"), "Big5": ("big5",), "UTF-8": ("utf-8",), "UTF-16": ("utf-16",),
+    "KOI8-R": ("koi8-r",), "Shift_JIS": ("shift_jis", "Shift_JIS"), "EUC-JP": ("euc-jp", "EUC-JP"),
+    "EUC-KR": ("euc-kr",), "GB18030": ("gb2312", "gb18030", "GBK"), "GBK": ("gbk", "gb2312"), "Big5": ("big5",), "UTF-8": ("utf-8",), "UTF-16": ("utf-16",),
 }
 #: realistic wrong declarations, used in turn
 WRONG_LABELS = {
@@ -164,8 +172,10 @@ WRONG_LABELS = {
     "windows-1251": ("iso-8859-1", "koi8-r", "utf-8"),
     "KOI8-R": ("windows-1251", "iso-8859-1", "utf-8"),
     "Shift_JIS": ("euc-jp", "utf-8", "iso-8859-1"),
+    "EUC-JP": ("shift_jis", "utf-8", "windows-1255"),
     "EUC-KR": ("gb2312", "utf-8", "iso-8859-1"),
     "GB18030": ("big5", "utf-8", "iso-8859-1"),
+    "GBK": ("big5", "euc-kr", "utf-8"),
     "Big5": ("gb2312", "utf-8", "iso-8859-1"),
     "UTF-8": ("iso-8859-1", "windows-1251", "shift_jis"),
     "UTF-16": ("utf-8", "iso-8859-1", "windows-1252"),
@@ -371,7 +381,9 @@ def build_pages(texts: dict[str, list[str]], seed: int = 7, max_pages: int = 24)
                     codec = ENCODERS[charset]
                     if charset == "UTF-16":
                         codec = "utf-16-le" if n % 2 == 0 else "utf-16-be"
-                    pages.append(TestPage(lang, charset, variant, label, page, page.encode(codec)))
+                    # the text a browser shows (see kitten.evaluation.reencode.WHATWG_DIFFERENCES)
+                    shown = page.translate(WHATWG_DIFFERENCES.get(codec, {}))
+                    pages.append(TestPage(lang, charset, variant, label, shown, page.encode(codec)))
     return pages
 
 
@@ -470,6 +482,79 @@ def throughput(corpora: Path, config: DecodeConfig, verbose: bool) -> dict:
             "slowest": [(round(t * 1000, 1), os.path.relpath(p, corpora)) for t, p in slowest[:10]]}
 
 
+# --------------------------------------------------------------------------------------------
+# The shared pages re-encoded (kitten.evaluation.reencode), detectors side by side
+# --------------------------------------------------------------------------------------------
+
+
+def detectors(config: DecodeConfig) -> dict[str, Callable[[bytes], str | None]]:
+    """Kitten's decode step, and the two detectors it could use, each as a browser would use it
+    (a declaration wins; the detector decides only when there is none) and alone."""
+    from kitten.normalizer.encoding import decode_as, find_declaration
+
+    def kitten(data: bytes) -> str:
+        return decode(data, config, PageLog()).text
+
+    def browser_with(detect: Callable[[bytes], str | None]) -> Callable[[bytes], str | None]:
+        def run(data: bytes) -> str | None:
+            declared = find_declaration(data, config, None).encoding
+            name = declared or detect(data)
+            return None if name is None else decode_as(data, name)
+        return run
+
+    systems: dict[str, Callable[[bytes], str | None]] = {"kitten": kitten}
+    try:
+        import chardetng_py
+
+        systems["meta+chardetng"] = browser_with(lambda data: chardetng_py.detect(data, allow_utf8=True))
+    except ImportError:
+        print("chardetng-py not installed (pip install chardetng-py): its columns are left out")
+
+    def charset_normalizer(data: bytes) -> str | None:
+        from charset_normalizer import from_bytes
+
+        best = from_bytes(data).best()
+        if best is None:
+            return None
+        return _whatwg_name(best.encoding)
+
+    systems["meta+charset-normalizer"] = browser_with(charset_normalizer)
+    return systems
+
+
+def _whatwg_name(python_codec: str) -> str | None:
+    from kitten.whatwg_encodings import PYTHON_CODECS, resolve_label
+
+    name = resolve_label(python_codec.replace("_", "-"))
+    if name is None:
+        by_codec = {codec: whatwg for whatwg, codec in PYTHON_CODECS.items()}
+        name = by_codec.get(python_codec)
+    return name
+
+
+def real_pages(corpora: Path, config: DecodeConfig, verbose: bool) -> dict:
+    pages = reencode.build(reencode.corpus_sources(corpora))
+    groups = Counter(p.group for p in pages if p.variant == "correct" and p.charset == reencode.GROUP_CHARSETS[p.group][0])
+    print(f"\nshared pages re-encoded: {len(pages)} pages from "
+          + ", ".join(f"{g}={n}" for g, n in groups.most_common()) + " source pages\n")
+    results = {}
+    for name, run in detectors(config).items():
+        start = time.perf_counter()
+        results[name] = reencode.exact(pages, run)
+        print(f"  {name}: {time.perf_counter() - start:.1f} s")
+    print(reencode.table(results))
+    failures = Counter()
+    for page in pages:
+        result = decode(page.data, config, PageLog())
+        if result.text != page.text:
+            failures[(page.charset, page.variant, page.declared, result.encoding)] += 1
+    if failures:
+        print(f"\nkitten: {sum(failures.values())} pages not decoded exactly")
+        for (charset, variant, declared, chosen), count in failures.most_common(None if verbose else 12):
+            print(f"  {count:3d} x {charset} {variant} (declared {declared}) -> {chosen}")
+    return {name: {f"{c}|{v}": list(n) for (c, v), n in cells.items()} for name, cells in results.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", type=Path, default=ROOT / ".cache" / "corpora")
@@ -477,6 +562,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="list every failure and override")
     parser.add_argument("--no-throughput", action="store_true", help="skip the corpus throughput run")
     parser.add_argument("--no-compare", action="store_true", help="skip charset-normalizer alone (faster)")
+    parser.add_argument("--no-real", action="store_true", help="skip the re-encoded shared pages")
     args = parser.parse_args(argv)
     config = DecodeConfig()
 
@@ -496,6 +582,8 @@ def main(argv: list[str] | None = None) -> int:
         grouped = Counter((f["charset"], f["variant"], f["declared"], f["chosen"]) for f in fails)
         for (charset, variant, declared, chosen), count in grouped.most_common(None if args.verbose else 15):
             print(f"  {count:3d} x {charset} {variant} (declared {declared}) -> {chosen}")
+    if not args.no_real:
+        report["real_pages"] = real_pages(args.corpora, config, args.verbose)
     if not args.no_throughput:
         speed = throughput(args.corpora, config, args.verbose)
         report["throughput"] = speed

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import codecs
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kitten.config import DecodeConfig
+from kitten.evaluation import reencode
 from kitten.log import PageLog
 from kitten.normalizer.encoding import decode, decode_as, prescan, resolve_label
 from kitten.whatwg_encodings import ENCODING_LABELS, LABELS, PYTHON_CODECS
@@ -413,3 +415,67 @@ def test_bytearray_and_memoryview_inputs() -> None:
     html = page(FRENCH).encode()
     assert run(bytearray(html))[0].text == page(FRENCH)
     assert run(memoryview(html))[0].text == page(FRENCH)  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------- decoders and misreadings
+
+
+def test_shift_jis_reads_as_browsers_do() -> None:
+    """cp932 reads 0x8160 as a fullwidth tilde; browsers (and the standard) show a wave dash."""
+    data = "営業時間 10時〜18時 ‖ 気温 −5℃ ①".encode("cp932")
+    assert decode_as(data, "Shift_JIS") == "営業時間 10時〜18時 ‖ 気温 −5℃ ①"
+
+
+def test_euc_jp_pound_sign_is_fullwidth() -> None:
+    """Python's euc_jp reads 0xA1F2 as £; the standard, like cp932 for Shift_JIS, as ￡."""
+    assert decode_as(b"\xb2\xc1\xb3\xca \xa1\xf25", "EUC-JP") == "価格 ￡5"
+
+
+@pytest.mark.parametrize("text, label, expected", [
+    # one symbol glued to a number is mojibake in a page that declares Cyrillic or Latin-2
+    ("<p>Boys knew it by 11\u00bd and girls by 12\u00bd, the survey says.</p>", "windows-1251", "windows-1252"),
+    ("<p>The coffee costs \u20ac4 with the free paper.</p>", "windows-1251", "windows-1252"),
+    ("<p>Tickets cost \u00a35 and \u00a38 at the door.</p>", "iso-8859-2", "windows-1252"),
+])
+def test_few_symbols_under_a_wrong_declaration(text: str, label: str, expected: str) -> None:
+    html = f'<meta charset="{label}"><title>t</title>' + text * 3
+    result, _ = run(html.encode("cp1252"))
+    assert result.encoding == expected and result.overridden
+
+
+def test_curly_quotes_of_english_do_not_hide_the_evidence() -> None:
+    """A page's first 600 non-ASCII bytes are curly quotes (the same in windows-1251 and -1252);
+    the misread letters come later and are still seen."""
+    quotes = "<p>\u201cIt\u2019s fine,\u201d she said, \u201cwe\u2019ll see.\u201d</p>\n" * 200
+    html = '<meta charset="windows-1251"><title>t</title>' + quotes + "<p>Gar\u00e7on, a caf\u00e9 cr\u00e8me!</p>" * 3
+    result, _ = run(html.encode("cp1252"))
+    assert result.encoding == "windows-1252"
+
+
+def test_euc_jp_declared_big5_is_overridden() -> None:
+    html = ('<meta charset="big5"><title>t</title><p>\u201cI have never let my schooling interfere with my '
+            'education.\u201d</p><p>' + JAPANESE + '</p>')
+    result, _ = run(html.encode("euc_jp"))
+    assert result.encoding == "EUC-JP"
+
+
+CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(not CORPORA.is_dir() or not any(CORPORA.glob("*/html")),
+                    reason=f"shared corpora not unpacked in {CORPORA}")
+def test_reencoded_shared_pages(capsys) -> None:
+    """The shared UTF-8 pages, re-encoded into the legacy encodings of their script with a
+    correct, a wrong and no declaration: at least 99% decode exactly, in every declaration
+    case, and every correct declaration is kept."""
+    pages = reencode.build(reencode.corpus_sources(CORPORA))
+    results = reencode.exact(pages, lambda data: decode(data, CONFIG, PageLog()).text)
+    with capsys.disabled():
+        print("\n" + reencode.table({"kitten": results}))
+    ok = {variant: sum(v[0] for (_, case), v in results.items() if case == variant) for variant in reencode.VARIANTS}
+    n = {variant: sum(v[1] for (_, case), v in results.items() if case == variant) for variant in reencode.VARIANTS}
+    assert n["correct"] > 2000 / 3 and {page.group for page in pages} >= {"western", "japanese", "chinese-simplified"}
+    assert ok["correct"] == n["correct"]
+    assert all(ok[v] >= 0.98 * n[v] for v in reencode.VARIANTS)
+    assert sum(ok.values()) >= 0.99 * sum(n.values())

@@ -136,9 +136,22 @@ def decode_as(data: bytes, name: str) -> str:
     if codec is None:
         return codecs.charmap_decode(data, "replace", _TABLES["windows-1252"])[0]
     try:
-        return data.decode(codec, "replace")
+        text = data.decode(codec, "replace")
     except Exception:  # pragma: no cover - CJK codecs with "replace" do not raise
         return codecs.charmap_decode(data, "replace", _TABLES["windows-1252"])[0]
+    fix = _WHATWG_FIXES.get(name)
+    return text.translate(fix) if fix else text
+
+
+#: Where Python's codec and the Encoding Standard's decoder disagree: Microsoft's cp932 reads
+#: 0x8160, 0x8161 and 0x817C of Shift_JIS as ～ ∥ －, the standard (and every browser, and
+#: Python's own shift_jis) as the wave dash, double vertical line and minus sign 〜 ‖ −;
+#: Python's euc_jp reads 0xA1F1, 0xA1F2 and 0xA2CC as ¢ £ ¬, the standard as their fullwidth
+#: forms ￠ ￡ ￢, as cp932 does (each codec gives those code points for no other bytes)
+_WHATWG_FIXES: Mapping[str, Mapping[int, int]] = MappingProxyType({
+    "Shift_JIS": MappingProxyType({0xFF5E: 0x301C, 0x2225: 0x2016, 0xFF0D: 0x2212}),
+    "EUC-JP": MappingProxyType({0xA2: 0xFFE0, 0xA3: 0xFFE1, 0xAC: 0xFFE2}),
+})
 
 
 def _strict_utf8(data: bytes) -> str | None:
@@ -427,6 +440,12 @@ def xml_declaration_charset(data: bytes) -> str | None:
 # --------------------------------------------------------------------------------------------
 
 _HIGH_BYTE_RE = re.compile(rb"[\x80-\xff]")
+#: text segments looked at, and how often one byte value counts as evidence
+_MAX_SEGMENTS = 5000
+_ENOUGH_OCCURRENCES = 8
+_LOW_BYTES = bytes(range(0x80))
+#: ASCII bytes kept on each side of the non-ASCII bytes of a text segment (the words around them)
+_CONTEXT_BYTES = 60
 _HIGH_BYTES = bytes(range(0x80, 0x100))
 _SEGMENT_END_RE = re.compile(rb"[<>\n]")
 _SAFE_CUT_RE = re.compile(rb"[\x00-\x2f]")
@@ -436,7 +455,10 @@ def text_sample(data: bytes, high_bytes: int = 600) -> bytes:
     """The text segments of ``data`` (between ``<``, ``>`` and line ends) that contain
     non-ASCII bytes, joined by newlines, until about ``high_bytes`` non-ASCII bytes (or eight
     times as many bytes in all) are collected: the evidence that tells encodings apart,
-    without the markup.
+    without the markup. Each segment keeps ``_CONTEXT_BYTES`` of ASCII around its non-ASCII
+    bytes; a byte value counts only for its first ``_ENOUGH_OCCURRENCES`` occurrences, and a
+    segment with nothing new is skipped (the curly quotes of an English page, the same in
+    most encodings, would otherwise fill the sample before the one misread letter).
 
     Segments start after a delimiter (or in the ASCII run before their first non-ASCII byte)
     and are cut after a byte below 0x30 (whitespace, punctuation) when longer than 2000 bytes,
@@ -444,14 +466,16 @@ def text_sample(data: bytes, high_bytes: int = 600) -> bytes:
     never split.
     """
     parts: list[bytes] = []
-    found = total = pos = 0
+    found = total = pos = looked = 0
     n = len(data)
-    while found < high_bytes and total < 8 * high_bytes:
+    seen = [0] * 256  # occurrences of each byte value taken so far
+    while found < high_bytes and total < 8 * high_bytes and looked < _MAX_SEGMENTS:
+        looked += 1
         match = _HIGH_BYTE_RE.search(data, pos)
         if match is None:
             break
         i = match.start()
-        low = max(pos, i - 200)
+        low = max(pos, i - _CONTEXT_BYTES)
         start = max(data.rfind(b"<", low, i), data.rfind(b">", low, i), data.rfind(b"\n", low, i)) + 1 or low
         end_match = _SEGMENT_END_RE.search(data, i)
         end = end_match.start() if end_match is not None else n
@@ -459,11 +483,27 @@ def text_sample(data: bytes, high_bytes: int = 600) -> bytes:
         if end - i > 2000:  # cut after a byte below 0x30 (never inside a CJK character)
             safe = _SAFE_CUT_RE.search(data[i : i + 2000][::-1])
             cut = i + 2000 - safe.start() if safe is not None else i
+        # ASCII text far after the last non-ASCII byte is no evidence (the byte after it is
+        # kept: it may be the trail byte of a double-byte character)
+        last = cut - 1
+        while last > i and data[last] < 0x80:
+            last -= 1
+        cut = min(cut, last + 2 + _CONTEXT_BYTES)
         segment = data[max(start, low):cut]
-        parts.append(segment)
-        found += len(segment) - len(segment.translate(None, _HIGH_BYTES))
-        total += len(segment)
         pos = end
+        # a byte value seen often already adds nothing (the curly quotes of an English page
+        # are the same in most encodings): such a segment is skipped, the budget counts the rest
+        high = segment.translate(None, _LOW_BYTES)
+        fresh = 0
+        for byte in set(high):
+            count = high.count(byte)
+            fresh += max(0, min(count, _ENOUGH_OCCURRENCES - seen[byte]))
+            seen[byte] += count
+        if not fresh:
+            continue
+        parts.append(segment)
+        found += fresh
+        total += len(segment)
     return b"\n".join(parts)
 
 
@@ -492,8 +532,10 @@ def _script_table() -> dict[int, str]:
         for low, high in spans:
             for point in range(low, high + 1):
                 char = chr(point)
-                # in the right-to-left and Thai blocks, marks count as letters (not punctuation)
-                if char.isalpha() or code in "MAHT" and unicodedata.category(char)[0] in "LM":
+                # in the right-to-left and Thai blocks, marks count as letters, and in the
+                # right-to-left ones punctuation too ("firm؟s" is "firm¿s" misread)
+                if char.isalpha() or code in "MAHT" and unicodedata.category(char)[0] in "LM" \
+                        or code in "AH" and unicodedata.category(char)[0] == "P":
                     table[point] = code
     return table
 
@@ -540,7 +582,11 @@ _MATH_BY_LETTER_RE = re.compile(
 # (French/Portuguese "à", Italian "è", Hungarian "ő", Russian "я"...): French "à" read as
 # ISO-8859-2 is "ŕ"
 _LONE_LETTER_RE = re.compile(r"(?<!\w)[^\x00-\x7f](?!\w)")
-_LONE_LETTER_WORDS = frozenset("àâèéêìòóôõùúőãáíýøåæöüäëïçñαβ") | frozenset("вксуоаияжбЯВКСУОАИ")
+_LONE_LETTER_WORDS = frozenset("àâèéêìòóôõùúőãáíýøåæöüäëïçñαβƒ" "ÀÂÈÉÊÒÓÔÕÚÃÁÍÅÖÄÇ") | frozenset("вксуоаияжбЯВКСУОАИЖБ") | frozenset("وب")
+# a non-ASCII letter glued to a number: "11ј" and "Ł5" are 11¼ and £5 read in the wrong
+# encoding; real text glues small letters that start a suffix ("2ème", "5-й" has a hyphen)
+_LETTER_BY_DIGIT_RE = re.compile(
+    f"(?<=[0-9])[{_LOWER_NA}](?![\\w])|[0-9][{_UPPER_NA}]|[{_UPPER_NA}](?=[0-9])")
 # Thai spelling: vowel and tone marks only follow a consonant (or another mark), leading
 # vowels precede a consonant, Thai digits and rare signs do not touch letters
 _THAI_MISSPELLED_RE = re.compile(
@@ -554,6 +600,9 @@ _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd\ufffe\uffff]")
 _PRIVATE_RE = re.compile("[\ue000-\uf8ff]")
 _HALFWIDTH_KANA_RE = re.compile("[\uff61-\uff9f]")
 _BOX_RE = re.compile("[\u2500-\u259f\u2320-\u23ff]")
+# characters running text does not use: the currency sign (0xA4 is € in ISO-8859-15, ₪ in
+# windows-1255) and the CJK vertical and small forms (EUC-JP or GBK punctuation read as Big5)
+_UNUSED_RE = re.compile("[\u00a4\ufe30-\ufe6f]")
 
 #: Letters beyond ASCII used by each language written in a Latin or Cyrillic script: a correct
 #: decoding uses one language's letters; a wrong one mixes letters of several languages
@@ -656,10 +705,12 @@ def _cjk_rarity(chars: Counter[str]) -> float:
 class Badness(NamedTuple):
     """Mojibake score of a decoding, per non-ASCII character: ``mess`` counts impossible text
     (controls, scripts mixed inside words, case flips, symbols inside words...), ``rarity``
-    how unusual the ideographs are (real Chinese text has some rare ones)."""
+    how unusual the ideographs are (real Chinese text has some rare ones); ``misfit`` is the
+    part of ``mess`` that only says the letters belong to no single language's alphabet."""
 
     mess: float
     rarity: float
+    misfit: float = 0.0
 
     @property
     def total(self) -> float:
@@ -684,12 +735,14 @@ def measure(text: str) -> Badness:
     bad += 1.0 * len(_SYMBOL_IN_WORD_RE.findall(text))
     bad += 1.0 * len(_MATH_BY_LETTER_RE.findall(text))
     bad += 1.0 * sum(1 for c in _LONE_LETTER_RE.findall(text)
-                     if c.islower() and c not in _LONE_LETTER_WORDS and c < "\u0530")
+                     if c.isalpha() and c not in _LONE_LETTER_WORDS and (c < "\u0530" or "\u05d0" <= c < "\u0700"))
+    bad += 1.0 * len(_LETTER_BY_DIGIT_RE.findall(text))
     bad += 1.0 * len(_ACCENT_RUN_RE.findall(text))
     if "\u0e00" <= max(chars) and any("\u0e00" <= c <= "\u0e7f" for c in chars):
         bad += 1.0 * len(_THAI_MISSPELLED_RE.findall(text))
     bad += 0.5 * len(_HALFWIDTH_KANA_RE.findall(text))
     bad += 0.5 * len(_BOX_RE.findall(text))
+    bad += 1.0 * len(_UNUSED_RE.findall(text))
     letters: Counter[str] = Counter()
     cjk: Counter[str] = Counter()
     upper = lower = 0  # Cyrillic and Greek capitals and small letters
@@ -703,11 +756,12 @@ def measure(text: str) -> Badness:
                 lower += count
         if "\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af" or "\uf900" <= char <= "\ufaff":
             cjk[char] = count
-        elif char.isalpha() and char not in "\u00aa\u00ba" and (char < "\u0530" or "\u1e00" <= char <= "\u1fff"):
+        elif char.isalpha() and char not in "\u00aa\u00ba\u0192" and (char < "\u0530" or "\u1e00" <= char <= "\u1fff"):
             letters[char.lower()] += count
     if upper > lower:  # KOI8-R read as windows-1251 (and back) is nearly all capitals
         bad += 0.5 * (upper - lower)
-    bad += 1.0 * _alphabet_misfit(letters)
+    misfit = 1.0 * _alphabet_misfit(letters)
+    bad += misfit
     rarity = 0.0
     if cjk:
         rarity = _cjk_rarity(cjk)
@@ -715,7 +769,7 @@ def measure(text: str) -> Badness:
         han = sum(n for c, n in cjk.items() if c >= "\u3400" and not "\uac00" <= c <= "\ud7af")
         if hangul and han > hangul * 0.1:
             bad += 0.5 * min(han, hangul)
-    return Badness(bad / n, rarity / n)
+    return Badness(bad / n, rarity / n, misfit / n)
 
 
 def badness(text: str) -> float:
@@ -734,6 +788,9 @@ _ACCEPT_RARITY = 0.12
 #: such as a control, weighs 3; a symbol inside a word 1): one odd character is no evidence.
 _OVERRIDE_MARGIN = 0.05
 _OVERRIDE_EVIDENCE = 2.0
+#: ... and when the difference is only letters outside the page's alphabet, that many of them
+#: per non-ASCII character
+_MISFIT_OVERRIDE = 0.1
 
 #: Encodings worth comparing when a legacy decoding is in doubt (those browsers and crawled
 #: pages actually use), grouped so that the ones confused with each other are tried together.
@@ -794,6 +851,28 @@ def _score_candidates(sample: bytes, names: Iterable[str]) -> dict[str, float]:
     return scores
 
 
+def _alphabets_only(sample: bytes, first: str, best: str) -> bool:
+    """Whether ``best`` beats ``first`` only by the fit of a few of its letters to one alphabet:
+    not enough to replace a declaration (a declared windows-1252 page of transliterated Greek,
+    "thmoïs", reads as Czech "thmoďs" in windows-1250). A frequent letter out of place (Czech
+    š and ž read as ą and ľ) is enough."""
+    one, other = measure(decode_as(sample, first)), measure(decode_as(sample, best))
+    return (one.mess - one.misfit <= other.mess - other.misfit + _OVERRIDE_MARGIN / 5
+            and one.rarity <= other.rarity and one.misfit - other.misfit < _MISFIT_OVERRIDE)
+
+
+def _wrong_wherever_they_differ(sample: bytes, first: str, best: str, evidence: float) -> bool:
+    """A page with one or two non-ASCII characters gives little evidence: the declared ``first``
+    is still wrong when ``best`` (the default encoding, the likeliest legacy one) reads as clean
+    text and ``first`` scores a bad point at every character where the two single-byte
+    decodings differ ("1Ѕ" for "1½" in an English page that says windows-1251)."""
+    if first not in _TABLES or best not in _TABLES:
+        return False
+    one, other = decode_as(sample, first), decode_as(sample, best)
+    differ = sum(1 for a, b in zip(one, other) if a != b)
+    return 0 < differ <= evidence and measure(other).total == 0
+
+
 def choose_legacy(data: bytes, declared: str | None, default: str, detect: bool = True) -> Choice:
     """The encoding of bytes that are neither ASCII nor valid UTF-8 nor UTF-16.
 
@@ -819,7 +898,10 @@ def choose_legacy(data: bytes, declared: str | None, default: str, detect: bool 
     best = min(scores, key=lambda n: (round(scores[n], 3), rank.get(n, len(rank))))
     said = f"; charset-normalizer said {detected}" if detected else ""
     evidence = (scores[first] - scores[best]) * _non_ascii_count(decode_as(sample, best))
-    if best != first and scores[best] + _OVERRIDE_MARGIN < scores[first] and evidence >= _OVERRIDE_EVIDENCE:
+    if best != first and scores[best] + _OVERRIDE_MARGIN < scores[first] and (
+            evidence >= _OVERRIDE_EVIDENCE
+            or best == default and _wrong_wherever_they_differ(sample, first, best, evidence)) and not (
+            declared is not None and _alphabets_only(sample, first, best)):
         what = f"declared {declared}" if declared else f"default {default}"
         return Choice(best, f"{best} reads as text (badness {scores[best]:.2f}), {what} as mojibake "
                             f"(badness {scores[first]:.2f}){said}", "detected")
