@@ -7,10 +7,14 @@ The pages are ``benchmark_pages()`` of ``_pages.py`` (the first 200 of CLEANEVAL
 final and of Dragnet: the 400 pages of GUIDE section 4). Each tool runs in a fresh
 subprocess pinned to one CPU (so imports and memory of one tool do not weigh on
 another): it loads the pages, warms up on the first 20, then extracts all pages
-``--repeat`` times and keeps the best time. Printed side by side: docs/s, MB/s (of
+``--repeat`` times and keeps the best time. Printed side by side: docs/s (wall clock),
+docs per CPU second of the process (steadier when other processes share the machine), MB/s (of
 the pages as crawled, bytes), pages where the tool raised or returned nothing, and
 memory: the peak RSS of the process (``ru_maxrss``) and its growth over the baseline
 taken after the pages were loaded and the tool imported.
+
+A tool written ``kitten@DIR`` is Kitten imported from another checkout (e.g. a
+``git worktree`` of the commit before a change), to compare before and after in one run.
 
 ``--rounds N`` measures every tool N times, the order of the tools reversed every
 other round (a machine whose speed drifts favours no tool), prints each round, then
@@ -71,11 +75,11 @@ def worker(tool: str, corpora: Path, per_corpus: int, repeat: int, cpu: int | No
         run_peer(extract, data)
     gc.collect()
     baseline = _current_rss_mb()
-    best = float("inf")
+    best = best_cpu = float("inf")
     failed = empty = 0
     for n in range(repeat):
         failed = empty = 0
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for data in pages:
             text = run_peer(extract, data)
             if text is None:
@@ -83,11 +87,13 @@ def worker(tool: str, corpora: Path, per_corpus: int, repeat: int, cpu: int | No
             elif not text.strip():
                 empty += 1
         best = min(best, time.perf_counter() - t0)
+        best_cpu = min(best_cpu, time.process_time() - c0)
     return {
         "tool": tool,
         "pages": len(pages),
         "mb": sum(len(p) for p in pages) / 1e6,
         "seconds": best,
+        "cpu_seconds": best_cpu,
         "failed": failed,
         "empty": empty,
         "baseline_mb": baseline,
@@ -96,14 +102,18 @@ def worker(tool: str, corpora: Path, per_corpus: int, repeat: int, cpu: int | No
 
 
 def _run_tool(tool: str, args: argparse.Namespace, cpu: int | None) -> dict:
-    cmd = [sys.executable, __file__, "--worker", tool, "--corpora", str(args.corpora),
+    """One tool in a fresh subprocess. ``NAME@DIR`` runs the tool with the ``kitten`` package
+    of another checkout first on the path (``kitten@/tmp/before``: before/after in one run)."""
+    name, _, checkout = tool.partition("@")
+    cmd = [sys.executable, __file__, "--worker", name, "--corpora", str(args.corpora),
            "--per-corpus", str(args.per_corpus), "--repeat", str(args.repeat)]
     if cpu is not None:
         cmd += ["--cpu", str(cpu)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    env = {**os.environ, "PYTHONPATH": checkout} if checkout else None
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         return {"tool": tool, "error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return {**json.loads(proc.stdout.strip().splitlines()[-1]), "tool": tool}
 
 
 def _pick_cpu() -> int | None:
@@ -158,29 +168,37 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"Throughput on {len(pages)} pages ({mb:.1f} MB as crawled), one core (cpu {cpu}), "
           f"warm-up {WARM_UP_PAGES} pages, best of {args.repeat}; load average at start {load:.2f} "
           f"on {os.cpu_count()} cores")
-    print(f"{'tool':<13}{'docs/s':>9}{'MB/s':>8}{'seconds':>9}{'failed':>8}{'empty':>7}"
+    width = max(13, *(len(t) + 1 for t in tools))
+    print(f"{'tool':<{width}}{'docs/s':>9}{'cpu d/s':>9}{'MB/s':>8}{'seconds':>9}{'failed':>8}{'empty':>7}"
           f"{'peak RSS MB':>13}{'growth MB':>11}" + ("   round" if args.rounds > 1 else ""))
     runnable = []
     for tool in tools:
-        reason = missing_reason(tool)
+        name, _, checkout = tool.partition("@")
+        reason = missing_reason(name) or (f"no kitten package in {checkout}"
+                                          if checkout and not (Path(checkout) / "kitten").is_dir() else None)
         if reason:
-            print(f"{tool:<13}  skipped: {reason}")
+            print(f"{tool:<{width}}  skipped: {reason}")
         else:
             runnable.append(tool)
     speeds: dict[str, list[float]] = {t: [] for t in runnable}  # docs/s per round
+    cpu_speeds: dict[str, list[float]] = {t: [] for t in runnable}  # docs per CPU second
     for n in range(args.rounds):
         order = runnable if n % 2 == 0 else runnable[::-1]
         for tool in order:
             r = _run_tool(tool, args, cpu)
             if "error" in r:
-                print(f"{tool:<13}  error: {r['error']}")
+                print(f"{tool:<{width}}  error: {r['error']}")
                 continue
             speeds[tool].append(r["pages"] / r["seconds"])
-            print(f"{tool:<13}{r['pages'] / r['seconds']:>9.1f}{r['mb'] / r['seconds']:>8.2f}{r['seconds']:>9.2f}"
+            cpu_speeds[tool].append(r["pages"] / r["cpu_seconds"])
+            print(f"{tool:<{width}}{r['pages'] / r['seconds']:>9.1f}{r['pages'] / r['cpu_seconds']:>9.1f}"
+                  f"{r['mb'] / r['seconds']:>8.2f}{r['seconds']:>9.2f}"
                   f"{r['failed']:>8}{r['empty']:>7}{r['peak_mb']:>13.0f}{r['peak_mb'] - r['baseline_mb']:>11.0f}"
                   + (f"{n + 1:>8}" if args.rounds > 1 else ""), flush=True)
     if args.rounds > 1:
         _summary(runnable, speeds)
+        print("per CPU second of the process (less sensitive to other processes on the machine):")
+        _summary(runnable, cpu_speeds)
     try:
         load = os.getloadavg()[0]
         print(f"load average at end {load:.2f}: above ~1 other processes shared the machine "
