@@ -490,7 +490,7 @@ def throughput(corpora: Path, config: DecodeConfig, verbose: bool) -> dict:
 def detectors(config: DecodeConfig) -> dict[str, Callable[[bytes], str | None]]:
     """Kitten's decode step, and the two detectors it could use, each as a browser would use it
     (a declaration wins; the detector decides only when there is none) and alone."""
-    from kitten.normalizer.encoding import decode_as, find_declaration
+    from kitten.normalizer.encoding import decode_as, find_declaration, resolve_lenient
 
     def kitten(data: bytes) -> str:
         return decode(data, config, PageLog()).text
@@ -516,20 +516,10 @@ def detectors(config: DecodeConfig) -> dict[str, Callable[[bytes], str | None]]:
         best = from_bytes(data).best()
         if best is None:
             return None
-        return _whatwg_name(best.encoding)
+        return resolve_lenient(best.encoding)
 
     systems["meta+charset-normalizer"] = browser_with(charset_normalizer)
     return systems
-
-
-def _whatwg_name(python_codec: str) -> str | None:
-    from kitten.whatwg_encodings import PYTHON_CODECS, resolve_label
-
-    name = resolve_label(python_codec.replace("_", "-"))
-    if name is None:
-        by_codec = {codec: whatwg for whatwg, codec in PYTHON_CODECS.items()}
-        name = by_codec.get(python_codec)
-    return name
 
 
 def real_pages(corpora: Path, config: DecodeConfig, verbose: bool) -> dict:

@@ -30,9 +30,10 @@ Kitten's runtime code.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import logging
 import re
-from typing import Callable
+from typing import Callable, Iterator
 
 Extractor = Callable[[bytes], str]
 
@@ -225,23 +226,32 @@ def _split_blingfire() -> Callable[[str], list[tuple[int, int]]]:
     return lambda text: _spans_of(text, blingfire.text_to_sentences(text).split("\n"))
 
 
+@contextlib.contextmanager
+def splitter_replaced(spans: Callable) -> Iterator[None]:
+    """Kitten's sentence splitter method (``kitten.segment.Splitter.spans``) replaced by
+    ``spans`` inside the block (benchmarks only)."""
+    from kitten import segment
+
+    original = segment.Splitter.spans
+    segment.Splitter.spans = spans
+    try:
+        yield
+    finally:
+        segment.Splitter.spans = original
+
+
 def _kitten_splitting_with(factory: Callable[[], Callable[[str], list[tuple[int, int]]]]) -> Callable[[], Extractor]:
     """Kitten with its sentence splitter (``kitten.segment.Splitter.spans``) replaced by a
     maintained one, for the comparison issue 18 asks for: the same blocks, another splitter.
     (Patched during each call, in the benchmark process only.)"""
     def load() -> Extractor:
         import kitten
-        from kitten import segment
 
         split = factory()
 
         def extract(data: bytes) -> str:
-            original = segment.Splitter.spans
-            segment.Splitter.spans = lambda self, text: split(text)
-            try:
+            with splitter_replaced(lambda self, text: split(text)):
                 return kitten.extract(data)
-            finally:
-                segment.Splitter.spans = original
 
         return extract
 

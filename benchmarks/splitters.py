@@ -28,21 +28,18 @@ SPLITTERS = ("pysbd", "sentencex", "syntok", "blingfire")
 def collect(corpora: Path, per_corpus: int) -> list[str]:
     """The texts Kitten's splitter is asked to split on the benchmark pages."""
     import kitten
-    from kitten import segment
+    from kitten.segment import Splitter
 
     texts: list[str] = []
-    original = segment.Splitter.spans
+    original = Splitter.spans
 
-    def recording(self, text: str):
+    def recording(self: Splitter, text: str) -> list[tuple[int, int]]:
         texts.append(text)
         return original(self, text)
 
-    segment.Splitter.spans = recording
-    try:
+    with peers.splitter_replaced(recording):
         for _, data in benchmark_pages(corpora, per_corpus):
             kitten.extract(data)
-    finally:
-        segment.Splitter.spans = original
     return texts
 
 

@@ -132,11 +132,11 @@ class ReencodedPage:
     data: bytes
 
 
-def script_group(text: str) -> str | None:
-    """The script group of a page's non-ASCII letters (``None``: ASCII or mixed)."""
+def script_group(chars: Counter[str]) -> str | None:
+    """The script group of a page's non-ASCII characters (counted in ``chars``; ``None``:
+    ASCII or mixed)."""
     counts: Counter[str] = Counter()
     latin: Counter[str] = Counter()
-    chars = Counter(_NON_ASCII_RE.findall(text))
     for ch, k in chars.items():
         o = ord(ch)
         if o < 0x80 or not ch.isalpha():
@@ -202,8 +202,8 @@ def targets(text: str, max_unencodable: float = 0.02) -> list[tuple[str, str]]:
     """(group, WHATWG encoding) pairs a page's text can be written in: the legacy encodings
     of its script in which at most ``max_unencodable`` of its non-ASCII characters are
     missing (CJK pages without kana go to the Chinese encoding that holds them)."""
-    group = script_group(text)
     chars = Counter(_NON_ASCII_RE.findall(text))
+    group = script_group(chars)
     if group is None:
         han = sum(k for ch, k in chars.items() if 0x4E00 <= ord(ch) < 0xA000)
         if han < 20:
@@ -273,21 +273,9 @@ def corpus_sources(corpora: Path) -> Iterator[tuple[str, str]]:
         yield str(path.relative_to(corpora)), text.removeprefix("\ufeff")
 
 
-def build(pages: Iterable[tuple[str, str]], per_group: int = 0) -> list[ReencodedPage]:
-    """Re-encoded variants of ``(source, decoded text)`` pages; at most ``per_group`` source pages
-    per script group when it is positive (the corpora are mostly Western pages)."""
-    taken: Counter[str] = Counter()
-    out: list[ReencodedPage] = []
-    for index, (source, text) in enumerate(pages):
-        made = list(reencode(source, text, index))
-        if not made:
-            continue
-        group = made[0].group
-        if per_group and taken[group] >= per_group:
-            continue
-        taken[group] += 1
-        out.extend(made)
-    return out
+def build(pages: Iterable[tuple[str, str]]) -> list[ReencodedPage]:
+    """Every re-encoded variant of each ``(source, decoded text)`` page."""
+    return [made for index, (source, text) in enumerate(pages) for made in reencode(source, text, index)]
 
 
 Decoder = Callable[[bytes], str | None]

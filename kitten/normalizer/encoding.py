@@ -52,7 +52,7 @@ from kitten.log import PageLog
 from kitten.whatwg_encodings import ASCII_WS as _ASCII_WS, C1_FALLBACK, LABELS, MULTI_BYTE, PYTHON_CODECS, resolve_label
 from kitten.page import Decoded, EncodingSource
 
-__all__ = ["resolve_label", "decode", "decode_as", "prescan", "measure", "badness"]
+__all__ = ["resolve_label", "resolve_lenient", "decode", "decode_as", "prescan", "measure", "badness"]
 
 _STEP = "decode"
 
@@ -84,7 +84,7 @@ _PY_TO_WHATWG: Mapping[str, str] = MappingProxyType({
 })
 
 
-def _resolve_lenient(label: str) -> str | None:
+def resolve_lenient(label: str) -> str | None:
     """A WHATWG label, or failing that a label Python knows for an encoding WHATWG supports
     (crawled pages say ``euc_kr``, ``cp936``, ``windows-31j``...). ``None`` when neither."""
     name = resolve_label(label)
@@ -446,7 +446,6 @@ _ENOUGH_OCCURRENCES = 8
 _LOW_BYTES = bytes(range(0x80))
 #: ASCII bytes kept on each side of the non-ASCII bytes of a text segment (the words around them)
 _CONTEXT_BYTES = 60
-_HIGH_BYTES = bytes(range(0x80, 0x100))
 _SEGMENT_END_RE = re.compile(rb"[<>\n]")
 _SAFE_CUT_RE = re.compile(rb"[\x00-\x2f]")
 
@@ -832,45 +831,50 @@ def run_detector(sample: bytes) -> str | None:
     return name if name in PYTHON_CODECS else None
 
 
-def _score_candidates(sample: bytes, names: Iterable[str]) -> dict[str, float]:
+def _score_candidates(sample: bytes, names: Iterable[str]) -> dict[str, Badness]:
     """Badness of the decoding of ``sample`` by each encoding in ``names`` (in order).
 
     A decoding whose replacement characters and controls alone already make it worse than the
     best one so far is not measured further (its score is that lower bound)."""
-    scores: dict[str, float] = {}
+    scores: dict[str, Badness] = {}
     best = float("inf")
     for name in dict.fromkeys(names):
         text = decode_as(sample, name)
         n = max(1, _non_ascii_count(text))
         floor = 3.0 * len(_CONTROL_RE.findall(text)) / n
         if floor > best + _OVERRIDE_MARGIN:
-            scores[name] = floor
+            scores[name] = Badness(floor, 0.0)
             continue
-        scores[name] = measure(text).total
-        best = min(best, scores[name])
+        scores[name] = measure(text)
+        best = min(best, scores[name].total)
     return scores
 
 
-def _alphabets_only(sample: bytes, first: str, best: str) -> bool:
-    """Whether ``best`` beats ``first`` only by the fit of a few of its letters to one alphabet:
-    not enough to replace a declaration (a declared windows-1252 page of transliterated Greek,
-    "thmoïs", reads as Czech "thmoďs" in windows-1250). A frequent letter out of place (Czech
-    š and ž read as ą and ľ) is enough."""
-    one, other = measure(decode_as(sample, first)), measure(decode_as(sample, best))
-    return (one.mess - one.misfit <= other.mess - other.misfit + _OVERRIDE_MARGIN / 5
-            and one.rarity <= other.rarity and one.misfit - other.misfit < _MISFIT_OVERRIDE)
+def _replaces(sample: bytes, first: str, best: str, scores: Mapping[str, Badness], declared: bool,
+              default: str) -> bool:
+    """Is ``best`` clearly better than ``first`` (the declared or default encoding)?
 
-
-def _wrong_wherever_they_differ(sample: bytes, first: str, best: str, evidence: float) -> bool:
-    """A page with one or two non-ASCII characters gives little evidence: the declared ``first``
-    is still wrong when ``best`` (the default encoding, the likeliest legacy one) reads as clean
-    text and ``first`` scores a bad point at every character where the two single-byte
-    decodings differ ("1Ѕ" for "1½" in an English page that says windows-1251)."""
-    if first not in _TABLES or best not in _TABLES:
+    Its badness must be lower by :data:`_OVERRIDE_MARGIN` per non-ASCII character and by
+    :data:`_OVERRIDE_EVIDENCE` points in all, or (few non-ASCII characters give few points)
+    ``best`` is the default encoding, reads as clean text and ``first`` scores a bad point at
+    every character where the two single-byte decodings differ ("1Ѕ" for "1½" in an English
+    page that says windows-1251). A declaration is not replaced when the difference is only
+    a few letters outside the page's alphabet (a windows-1252 page of transliterated Greek,
+    "thmoïs", reads as Czech "thmoďs" in windows-1250); a frequent letter out of place
+    (Czech š and ž read as ą and ľ) is enough."""
+    one, other = scores[first], scores[best]
+    if best == first or other.total + _OVERRIDE_MARGIN >= one.total:
         return False
-    one, other = decode_as(sample, first), decode_as(sample, best)
-    differ = sum(1 for a, b in zip(one, other) if a != b)
-    return 0 < differ <= evidence and measure(other).total == 0
+    evidence = (one.total - other.total) * _non_ascii_count(decode_as(sample, best))
+    if evidence < _OVERRIDE_EVIDENCE:
+        if best != default or other.total != 0 or first not in _TABLES or best not in _TABLES:
+            return False
+        differ = sum(1 for a, b in zip(decode_as(sample, first), decode_as(sample, best)) if a != b)
+        if not 0 < differ <= evidence:
+            return False
+    alphabets_only = (one.mess - one.misfit <= other.mess - other.misfit + _OVERRIDE_MARGIN / 5
+                      and one.rarity <= other.rarity and one.misfit - other.misfit < _MISFIT_OVERRIDE)
+    return not (declared and alphabets_only)
 
 
 def choose_legacy(data: bytes, declared: str | None, default: str, detect: bool = True) -> Choice:
@@ -893,20 +897,15 @@ def choose_legacy(data: bytes, declared: str | None, default: str, detect: bool 
     preferred = list(dict.fromkeys(n for n in (declared, default, detected) if n is not None))
     scores = _score_candidates(sample, (*preferred, *_ALL_CANDIDATES))
     if _utf8_is_mostly_valid(utf8_census(sample)):
-        scores["UTF-8"] = badness(sample.decode("utf-8", "replace"))
+        scores["UTF-8"] = measure(sample.decode("utf-8", "replace"))
     rank = {name: i for i, name in enumerate(preferred)}
-    best = min(scores, key=lambda n: (round(scores[n], 3), rank.get(n, len(rank))))
+    best = min(scores, key=lambda n: (round(scores[n].total, 3), rank.get(n, len(rank))))
     said = f"; charset-normalizer said {detected}" if detected else ""
-    evidence = (scores[first] - scores[best]) * _non_ascii_count(decode_as(sample, best))
-    if best != first and scores[best] + _OVERRIDE_MARGIN < scores[first] and (
-            evidence >= _OVERRIDE_EVIDENCE
-            or best == default and _wrong_wherever_they_differ(sample, first, best, evidence)) and not (
-            declared is not None and _alphabets_only(sample, first, best)):
-        what = f"declared {declared}" if declared else f"default {default}"
-        return Choice(best, f"{best} reads as text (badness {scores[best]:.2f}), {what} as mojibake "
-                            f"(badness {scores[first]:.2f}){said}", "detected")
     what = f"declared {declared}" if declared else f"default {default}"
-    return Choice(first, f"{what} kept: no candidate clearly better (badness {scores[first]:.2f}){said}",
+    if _replaces(sample, first, best, scores, declared is not None, default):
+        return Choice(best, f"{best} reads as text (badness {scores[best].total:.2f}), {what} as mojibake "
+                            f"(badness {scores[first].total:.2f}){said}", "detected")
+    return Choice(first, f"{what} kept: no candidate clearly better (badness {scores[first].total:.2f}){said}",
                   "detected" if declared else "default")
 
 
@@ -931,7 +930,7 @@ def find_declaration(data: bytes, config: DecodeConfig, headers: Mapping[str, st
     unknown: Declaration | None = None
     raw = http_charset(headers)
     if raw is not None:
-        name = _resolve_lenient(raw)
+        name = resolve_lenient(raw)
         if name is not None:
             return Declaration(name, raw, "http")
         unknown = Declaration(None, raw, "http")
@@ -939,13 +938,13 @@ def find_declaration(data: bytes, config: DecodeConfig, headers: Mapping[str, st
     if scan.encoding is not None:
         return Declaration(scan.encoding, scan.label, "meta")
     if scan.label is not None:
-        name = _resolve_lenient(scan.label)
+        name = resolve_lenient(scan.label)
         if name is not None:
             return Declaration(_for_meta(name), scan.label, "meta")
         unknown = unknown or Declaration(None, scan.label, "meta")
     raw = xml_declaration_charset(data)
     if raw is not None:
-        name = _resolve_lenient(raw)
+        name = resolve_lenient(raw)
         if name is not None:
             return Declaration(_for_meta(name), raw, "xml-declaration")
         unknown = unknown or Declaration(None, raw, "xml-declaration")
