@@ -220,7 +220,8 @@ def test_stop_words_follow_the_page_not_its_declaration() -> None:
     assert "tok.stopword=0.6" in feats and "stopwords=10" in feats  # as under lang="de"
     doc = document("<html><body><p>東京都の天気は晴れです。明日は雨が降るでしょう。</p></body></html>")
     (feats,) = block_features(doc.blocks)
-    assert "tok.stopword=na" in feats and "sentences=2" in feats and "end.stop" in feats
+    # no list for Japanese: its function characters (hiragana) stand for stop words
+    assert "tok.stopword=0.5" in feats and "sentences=2" in feats and "end.stop" in feats
     assert word_count("東京都の天気は晴れです") == 6
 
 
@@ -568,3 +569,113 @@ def test_accuracy_has_an_interval_over_pages() -> None:
     assert low < scores["labels"] == 0.5 < high and 0.2 < low and high < 0.8
     assert tb.accuracy([p for p, _ in mixed], [y for _, y in mixed])["labels interval"] == (low, high)
     assert tb.page_interval([]) == (0.0, 0.0)
+
+
+def _probabilities(by_start: dict[str, float], default: float = 0.0):
+    """A ``Model.marginals_own`` replacement: each unit's content probability from the
+    start of its text (``by_start``), else ``default``."""
+    import numpy as np
+
+    def marginals(model_self, own):
+        raise AssertionError("replaced per document below")
+
+    def for_doc(doc):
+        texts = [" ".join(b.text().split()) for b in doc.blocks]
+
+        def marginals(model_self, own):
+            labels = model_self.labels
+            m = np.zeros((len(own), len(labels)))
+            for i, t in enumerate(texts):
+                p = next((v for k, v in by_start.items() if t.startswith(k)), default)
+                m[i, labels.index("paragraph")], m[i, labels.index("other")] = p, 1.0 - p
+            return m
+        return marginals
+    return for_doc
+
+
+def _gated(html: str, by_start: dict[str, float], tiny_model: Path, monkeypatch) -> list[str]:
+    from kitten.boilerplate.crf import Model
+
+    doc = document(f"<html><body>{html}</body></html>")
+    monkeypatch.setattr(Model, "marginals_own", _probabilities(by_start)(doc))
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model)}})
+    kept, _ = gate(doc, config.boilerplate, PageLog())
+    return [" ".join(b.text().split()) for b in kept.blocks]
+
+
+LEAD = "<p>The mayor said on Monday that the bridge over the river would be closed for repairs until June.</p>"
+BODY = ("<p>Drivers will have to use the ring road, which adds about twenty minutes to the trip into town.</p>"
+        "<p>The council expects the repairs to cost less than the new bridge it had planned to build.</p>")
+
+
+def test_sentences_of_a_parent_holding_kept_text_are_kept(tiny_model: Path, monkeypatch) -> None:
+    """A paragraph the CRF doubts, separated from the kept body by a "Related:" line and
+    an ad label, is kept when its parent holds kept sentences; the short lines are not."""
+    html = (f'<div class="story">{LEAD}<p><a href="/r">Related: Bridge repairs start soon</a></p>'
+            f'<p>Advertisement</p>{BODY}</div>')
+    kept = _gated(html, {"Drivers": 0.9, "The council": 0.9, "The mayor": 0.2}, tiny_model, monkeypatch)
+    assert kept[0].startswith("The mayor said") and not any(t.startswith(("Related", "Advert")) for t in kept)
+
+
+def test_a_lead_in_a_box_of_its_own_is_kept_across_an_ad_label(tiny_model: Path, monkeypatch) -> None:
+    html = f'<div class="lead">{LEAD}</div><div class="ad">Advertisement</div><div class="body">{BODY}</div>'
+    probs = {"Drivers": 0.9, "The council": 0.9, "The mayor": 0.3}
+    assert _gated(html, probs, tiny_model, monkeypatch)[0].startswith("The mayor said")
+    # two long blocks between (a teaser box): no longer the lead of that body
+    teaser = ("<div class='more'><p>More news from the region and the rest of the country every day</p>"
+              "<p>Sign up for our morning briefing and never miss a story from your town</p></div>")
+    html = f'<div class="lead">{LEAD}</div>{teaser}<div class="body">{BODY}</div>'
+    assert not _gated(html, probs, tiny_model, monkeypatch)[0].startswith("The mayor said")
+
+
+def test_the_lead_images_caption_is_kept_a_far_one_is_not(tiny_model: Path, monkeypatch) -> None:
+    figure = '<figure><img src="a.jpg" alt=""/><figcaption>Photo by Ann Lee/Getty Images</figcaption></figure>'
+    html = f'<h1>Bridge to close for repairs</h1><div class="share"><a href="/s">Share</a></div>{figure}{BODY}'
+    probs = {"Bridge to close": 0.9, "Drivers": 0.9, "The council": 0.9}
+    assert "Photo by Ann Lee/Getty Images" in _gated(html, probs, tiny_model, monkeypatch)
+    # a figure of a teaser far from the article's kept text
+    far = "".join(f'<div class="teaser"><a href="/{i}">Teaser {i}</a></div>' for i in range(12))
+    html = f"{BODY}{far}{figure}<p>Closing words of the page that the reader should see.</p>"
+    assert "Photo by Ann Lee/Getty Images" not in _gated(
+        html, {"Drivers": 0.9, "The council": 0.9, "Closing words": 0.9}, tiny_model, monkeypatch)
+
+
+def test_a_share_bar_between_kept_blocks_is_not_kept_a_likely_list_is(tiny_model: Path, monkeypatch) -> None:
+    share = '<ul class="share"><li><a href="/f">Facebook</a></li><li><a href="/t">Twitter</a></li></ul>'
+    html = f"<p>By Ann Lee, 3 May 2019</p>{share}{BODY}"
+    probs = {"By Ann Lee": 0.8, "Drivers": 0.9, "The council": 0.9}
+    kept = _gated(html, probs, tiny_model, monkeypatch)
+    assert "Facebook" not in kept and "Twitter" not in kept
+    kept = _gated(html, {**probs, "Twitter": 0.1}, tiny_model, monkeypatch)
+    assert "Facebook" in kept and "Twitter" in kept
+
+
+def test_the_fallback_region_leaves_out_footers_and_buttons(tiny_model: Path, monkeypatch) -> None:
+    """Every block other: the fallback keeps the article's region, not a longer footer,
+    and of that region the sentences and the blocks the CRF does not rule out."""
+    footer = ("<footer><p>" + "This site is published by Example Media Group and its partners in many countries. " * 6
+              + "</p></footer>")
+    html = f'<div class="story"><h1>Bridge to close</h1>{LEAD}<p>Print</p>{BODY}</div>{footer}'
+    kept = _gated(html, {"Bridge to close": 0.1}, tiny_model, monkeypatch)
+    assert kept[0] == "Bridge to close" and kept[1].startswith("The mayor said")
+    assert "Print" not in kept and not any(t.startswith("This site is published") for t in kept)
+
+
+def test_thai_sentences_without_an_end_mark_are_prose(tiny_model: Path, monkeypatch) -> None:
+    """Thai writes no full stop: a long block of Thai holds a sentence (the parent rule
+    keeps it beside a kept one)."""
+    thai = "ผู้สื่อข่าวรายงานว่าสะพานข้ามแม่น้ำจะปิดซ่อมแซมจนถึงเดือนมิถุนายนตามที่นายกเทศมนตรีแถลงเมื่อวันจันทร์"
+    html = f'<div class="story"><p>{thai}</p><p>{thai} ที่ผ่านมา</p></div>'
+    kept = _gated(html, {thai + " ที่": 0.9}, tiny_model, monkeypatch)
+    assert len(kept) == 2
+
+
+def test_japanese_blocks_count_function_characters_as_stop_words() -> None:
+    from kitten.boilerplate.features import own_features
+
+    doc = document("<html><body><p>ニュース</p><p>スポーツ</p><p>東京都は月曜日に、川にかかる橋を六月まで修理のため閉鎖すると発表しました。</p>"
+                   "</body></html>")
+    feats = own_features(doc.blocks)
+    stop = [next(f for f in fs if f.startswith("tok.stopword")) for fs in feats]
+    assert stop[0] == stop[1] == "tok.stopword=0.0"  # katakana nouns: no function character
+    assert stop[2] not in ("tok.stopword=0.0", "tok.stopword=na")

@@ -354,10 +354,11 @@ def read_gold(path: Path, corpus: str) -> Gold:
     return reader_for(corpus)(decode_gold(Path(path).read_bytes()))
 
 
-def corpus_pages(corpora: Path, corpus: str) -> Iterator[tuple[str, Path, Gold | None]]:
+def corpus_pages(corpora: Path, corpus: str, extra: Path | None = None) -> Iterator[tuple[str, Path, Gold | None]]:
     """``(page name, html path, gold or None)`` for every page of a corpus folder
     ``corpora/<corpus>/{html,gold}``, sorted by name (pages without a gold file get
-    ``None``)."""
+    ``None``); ``extra``: a folder of gold files (same names, same format) for the pages
+    the corpus has none for (``corpora/boilerplate/gold/<corpus>``: hand annotation)."""
     folder = Path(corpora) / corpus
     html = folder / "html"
     if not html.is_dir():
@@ -365,6 +366,8 @@ def corpus_pages(corpora: Path, corpus: str) -> Iterator[tuple[str, Path, Gold |
     parse = reader_for(corpus)
     for path in sorted(html.iterdir(), key=natural_key):
         gold_path = folder / "gold" / (path.stem + ".txt")
+        if not gold_path.is_file() and extra is not None:
+            gold_path = extra / (path.stem + ".txt")
         gold = parse(decode_gold(gold_path.read_bytes())) if gold_path.is_file() else None
         yield path.name, path, gold
 
