@@ -15,7 +15,10 @@ overlap, GUIDE section 3; Dragnet gold: main content before the comment delimite
 and one table per corpus is printed: mean P, R, F1 and the boundary cases; then
 ``modern-annotated``: the held-out modern pages whose gold was written by hand
 (``corpora/boilerplate/gold/modern``, ``corpora/boilerplate/annotate.py``: 85 recent
-pages of 74 sites, many languages), scored the same way. The
+pages of 74 sites, many languages), scored the same way, and scored as the trafilatura
+project scores its evaluation: must-keep and must-drop snippets (each unit of six words
+or more of those pages, in the gold or not: :func:`keep_drop_pages`) found or absent in
+each system's output. The
 per-document scores go to ``<out>/<corpus>/report.json`` and the histograms to
 ``<out>/<corpus>/histograms/<system>.svg``; the equivalent ``kitten eval`` command is
 printed under each table.
@@ -253,6 +256,65 @@ def empty_outputs(report: Report) -> dict[str, tuple[int, int]]:
     return counts
 
 
+#: a unit of an annotated page is a must-keep or must-drop snippet when it has this many words
+SNIPPET_WORDS = 6
+
+
+@dataclass(frozen=True)
+class KeepDropPage:
+    """An annotated page's unit texts: those of its main text and the others."""
+
+    path: Path
+    keep: tuple[str, ...]
+    drop: tuple[str, ...]
+
+
+def keep_drop_pages(pages: Sequence[Path], gold: Path) -> list[KeepDropPage]:
+    """The must-keep and must-drop snippets of hand-annotated pages, the way the
+    trafilatura project scores its evaluation: every unit of :data:`SNIPPET_WORDS` words
+    or more (the units the gate labels, ``corpora/boilerplate/annotate.py``), its text
+    must be in the output when the gold has it, absent otherwise (a text that is in the
+    gold too, a headline repeated in a teaser, is neither)."""
+    from kitten.boilerplate.units import crf_units
+    from kitten.config import Config
+    from kitten.train.boilerplate import page_document, settings_from
+
+    config = Config()
+    rules = settings_from(config).units
+    out = []
+    for path in pages:
+        kept = _squeezed((gold / f"{output_stem(Path(path.name)).name}.txt").read_text(encoding="utf-8"))
+        keep, drop = [], []
+        for unit in crf_units(page_document(path.read_bytes(), config).blocks, rules)[0]:
+            text = " ".join(unit.text().split())
+            if len(text.split()) < SNIPPET_WORDS or not _squeezed(text):
+                continue
+            (keep if _squeezed(text) in kept else drop).append(text)
+        out.append(KeepDropPage(path, tuple(keep), tuple(drop)))
+    return out
+
+
+def format_keep_drop(folders: Sequence[Path], pages: Sequence[KeepDropPage]) -> str:
+    """One row per system: the share of must-keep snippets found in its output, of
+    must-drop snippets absent, and the pages with an empty output."""
+    keep = sum(len(p.keep) for p in pages)
+    drop = sum(len(p.drop) for p in pages)
+    width = max([len("system"), *(len(f.name) for f in folders)])
+    head = f"{'system':<{width}}  {'must-keep found':>15}  {'must-drop absent':>16}  {'empty':>5}"
+    lines = [f"{len(pages)} pages, {keep} must-keep and {drop} must-drop snippets (units of "
+             f"{SNIPPET_WORDS}+ words)", head, "-" * len(head)]
+    for folder in folders:
+        found = absent = empty = 0
+        for page in pages:
+            file = folder / f"{output_stem(Path(page.path.name)).name}.txt"
+            text = _squeezed(file.read_text(encoding="utf-8")) if file.is_file() else ""
+            empty += not text
+            found += sum(_squeezed(t) in text for t in page.keep)
+            absent += sum(_squeezed(t) not in text for t in page.drop)
+        lines.append(f"{folder.name:<{width}}  {found / max(1, keep):15.3f}  {absent / max(1, drop):16.3f}  {empty:>5}")
+    return "\n".join(lines) + "\n"
+
+
 def format_empty(reports: dict[str, Report]) -> str:
     """The empty-output table: one row per system, one column per corpus."""
     counts = {corpus: empty_outputs(report) for corpus, report in reports.items()}
@@ -428,6 +490,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             sys.stdout.write(format_table(report))
             print(f"same scores: kitten eval {' '.join(map(_show, folders))} --gold {_show(ANNOTATED / corpus)} "
                   f"--pages {_show(listed)}")
+            print(f"\n== {name}: must-keep and must-drop snippets")
+            sys.stdout.write(format_keep_drop(folders, keep_drop_pages(annotated[corpus], ANNOTATED / corpus)))
 
     if snippets:
         print(f"\n== {SNIPPETS} snippets: every page with snippets (training sites' pages are trained on: "
