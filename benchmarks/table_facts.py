@@ -49,6 +49,20 @@ def kept(lines: list[str], header: list[str], value: str) -> bool:
     return any(value in line and all(level in line for level in header) for line in lines)
 
 
+def table_pages(corpora: Path) -> list[tuple[Path, Path]]:
+    """``(page, its CSV)`` for every Wikipedia table page that has one, sorted."""
+    base = corpora / "wikipedia-tables"
+    pages = sorted(base.glob("pages/*/*.html"))
+    if not pages:
+        raise SystemExit(f"no pages under {base}/pages: unpack ../shared/corpora/wikipedia-tables.tar.xz")
+    out = []
+    for page in pages:
+        csv_path = base / "tables" / page.parent.name / (page.stem + ".csv")
+        if csv_path.is_file():
+            out.append((page, csv_path))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
@@ -56,14 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--misses", type=int, default=0, help="print this many missed facts per tool")
     args = ap.parse_args(argv)
     base = args.corpora / "wikipedia-tables"
-    pages = sorted(base.glob("pages/*/*.html"))
-    if not pages:
-        raise SystemExit(f"no pages under {base}/pages: unpack ../shared/corpora/wikipedia-tables.tar.xz")
-    gold = []
-    for page in pages:
-        csv_path = base / "tables" / page.parent.name / (page.stem + ".csv")
-        if csv_path.is_file():
-            gold.append((page, facts(csv_path)))
+    gold = [(page, facts(csv_path)) for page, csv_path in table_pages(args.corpora)]
     n_facts = sum(len(f) for _, f in gold)
     print(f"{len(gold)} pages, {n_facts} facts (non-empty values with their column header)")
     for tool in args.tools.split(","):

@@ -114,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--only-suggested", choices=("data", "layout"), help="only tables suggested as this")
     a.add_argument("--without-th", action="store_true", help="only tables without <th>")
     a.add_argument("--max-rows", type=int, default=40, help="--cells: skip tables with more rows")
+    a.add_argument("--relabel", action="store_true",
+                   help="--cells --export: the tables already cell-labelled, their recorded types as the suggestion "
+                        "(a review of the corpus under new definitions; --import counts the changes)")
     train = sub.add_parser("train", help="rebuild a shipped model from the annotated corpora (needs the train extra)")
     twhat = train.add_subparsers(dest="what", required=True)
     t = twhat.add_parser("tables", help="the data/layout tree and the cell-type tree (classifiers/*.json)")

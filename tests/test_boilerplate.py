@@ -115,7 +115,7 @@ def test_gating_drops_other_and_keeps_structure(tiny_model: Path) -> None:
     text = result.output
     assert "Home" not in text and "Copyright" not in text and "About us" not in text
     assert "The club met on Monday" in text
-    assert "Team: Veterans / Won: 4 / Lost: 11." in text  # the data table still read as clauses
+    assert "Team: Veterans / Won ; Veterans: 4 / Lost ; Veterans: 11." in text  # the data table still read as clauses
     assert "the following: Ann, Bob, Cid." in text  # the list still flattened
     labelled = result.products["gate"]
     assert {x.label for x in labelled} >= {"other", "header", "paragraph"}
@@ -229,7 +229,7 @@ def test_shipped_model_drops_the_navigation_keeps_the_article() -> None:
     pytest.importorskip("pycrfsuite")
     result = run_page(Page(PAGE.encode(), "t.html"), Config.from_dict({"boilerplate": {"method": "crf"}}), "text")
     assert "Home" not in result.output and "About us" not in result.output
-    assert "The club met on Monday" in result.output and "Team: Veterans / Won: 4 / Lost: 11." in result.output
+    assert "The club met on Monday" in result.output and "Team: Veterans / Won ; Veterans: 4 / Lost ; Veterans: 11." in result.output
 
 
 def test_feature_lists_are_the_trained_ones(tiny_model: Path) -> None:
@@ -309,7 +309,7 @@ def test_data_tables_and_introduced_lists_are_kept_whole(tiny_model: Path, monke
                                                    "keep_data_tables": keep_tables}})
         text = run_page(Page(PAGE.encode(), "t.html"), config, "text").output
         assert "the following: Ann, Bob, Cid." in text  # introduced by a kept clause ending with ":"
-        assert ("Team: Veterans / Won: 4 / Lost: 11." in text) is keep_tables  # nothing introduces it
+        assert ("Team: Veterans / Won ; Veterans: 4 / Lost ; Veterans: 11." in text) is keep_tables  # nothing introduces it
         assert "Home" not in text and "Copyright" not in text
 
 

@@ -18,7 +18,7 @@ from kitten.tables.collect import leaf_tables
 from kitten.tables.collect import fill_text
 from kitten.tables.features import view
 from kitten.tables.grid import GridTooLarge, build_grid
-from kitten.tables.heuristics import (empty_is_neutral, first_column, fix_types, full_width, header_row,
+from kitten.tables.heuristics import (fix_types, full_width, header_row,
                                       narrow_thema, numeric_th)
 from kitten.tables.model import model_from_dict
 
@@ -128,20 +128,34 @@ def test_clauses_join_multi_level_headers_and_skip_empty_data():
     assert [c.text for c in build_clauses(g, TablesConfig())] == ["Year: 1969 / Chart positions - UK: 60"]
 
 
-def test_row_header_with_a_named_corner_is_the_subject_of_the_clause():
+def test_each_value_is_bound_to_its_rows_entity():
+    """The paper's form: column header ; row header: value (the row's entity is a header,
+    a td or a th), after the entity with the name of its column."""
+    g = _typed("<table><tr><th>Rank</th><th>Name</th><th>Time (s)</th></tr>"
+               "<tr><td>1</td><td>Anna Meares (AUS)</td><td>11.291</td></tr></table>",
+               [["header"] * 3, ["data", "header", "data"]])
+    assert [c.text for c in build_clauses(g, TablesConfig())] == [
+        "Name: Anna Meares (AUS) / Rank ; Anna Meares (AUS): 1 / Time (s) ; Anna Meares (AUS): 11.291"]
     g = _typed("<table><tr><th>Country</th><th>Capital</th></tr><tr><th>France</th><td>Paris</td></tr></table>",
                [["header", "header"], ["header", "data"]])
-    assert [c.text for c in build_clauses(g, TablesConfig())] == ["Country: France / Capital: Paris"]
+    assert [c.text for c in build_clauses(g, TablesConfig())] == ["Country: France / Capital ; France: Paris"]
 
 
-def test_group_labels_prefix_rows_and_notes_stand_alone():
+def test_section_headers_prefix_the_rows_below_legends_stand_alone_repeats_go():
     g = _typed("<table><tr><th colspan=2>Results</th></tr><tr><th>Team</th><th>Points</th></tr>"
-               "<tr><td colspan=2>Group A</td></tr><tr><td>Reds</td><td>7</td></tr>"
-               "<tr><td colspan=2>Source: league</td></tr></table>",
-               [["thema"], ["header", "header"], ["finalImportant"], ["data", "data"], ["finalNonImportant"]])
+               "<tr><td colspan=2>Group A</td></tr><tr><th>Reds</th><td>7</td></tr>"
+               "<tr><td colspan=2>Group B</td></tr><tr><th>Blues</th><td>5</td></tr>"
+               "<tr><th>Team</th><th>Points</th></tr><tr><th>Greens</th><td>4</td></tr>"
+               "<tr><td colspan=2>* after extra time</td></tr></table>",
+               [["thema"], ["header", "header"], ["header"], ["header", "data"], ["header"], ["header", "data"],
+                ["finalNonImportant", "finalNonImportant"], ["header", "data"], ["finalImportant"]])
     clauses = build_clauses(g, TablesConfig())
     assert [(c.kind, c.text) for c in clauses] == [
-        ("row", "Results ;; Group A ;; Team: Reds / Points: 7"), ("note", "Source: league")]
+        ("row", "Results ;; Group A ;; Team: Reds / Points ; Reds: 7"),
+        ("row", "Results ;; Group B ;; Team: Blues / Points ; Blues: 5"),
+        ("row", "Results ;; Group B ;; Team: Greens / Points ; Greens: 4"), ("note", "* after extra time")]
+    from kitten.tables.clauses import unused_cells
+    assert unused_cells(g, clauses) == []  # the repeated header row is not written
 
 
 def test_a_header_ending_with_a_colon_does_not_double_it():
@@ -169,19 +183,13 @@ def test_separators_are_settings():
 
 # ---- heuristics ------------------------------------------------------------------------------
 
-def test_empty_cells_become_neutral():
-    v = view(_typed("<table><tr><td>a</td><td></td></tr><tr><td>b</td><td>c</td></tr></table>",
-                    [["header", "header"], ["data", "data"]]))
-    assert empty_is_neutral(v) == 1 and v.grid.cells[1].type == "neutral"
-
-
-def test_full_width_cells_become_thema_group_or_note_by_position():
+def test_full_width_cells_become_thema_section_or_legend_by_position():
     v = view(_typed("<table><tr><td colspan=2>Title</td></tr><tr><td>a</td><td>1</td></tr>"
                     "<tr><td colspan=2>Group</td></tr><tr><td>b</td><td>2</td></tr>"
                     "<tr><td colspan=2>Note</td></tr></table>",
                     [["header"], ["data", "data"], ["data"], ["data", "data"], ["header"]]))
     assert full_width(v) == 3
-    assert [c.type for c in v.grid.cells if c.colspan == 2] == ["thema", "finalImportant", "finalNonImportant"]
+    assert [c.type for c in v.grid.cells if c.colspan == 2] == ["thema", "header", "finalImportant"]
 
 
 def test_thema_on_a_narrow_cell_is_a_header():
@@ -201,23 +209,6 @@ def test_one_data_cell_in_a_row_of_headers_becomes_a_header():
     assert header_row(v) == 0
 
 
-def test_first_column_follows_the_corpus_conventions():
-    records = ("<table><tr><td>Year</td><td>Deaths</td><td>Injured</td></tr>"
-               "<tr><td>2012</td><td>794</td><td>12</td></tr><tr><td>2011</td><td>801</td><td>9</td></tr></table>")
-    # a td under its own column header, in a row of data: data ("Year: 2012 ; Deaths: 794")
-    v = view(_typed(records, [["header"] * 3, ["header", "data", "data"], ["header", "data", "data"]]))
-    assert first_column(v) == 2 and [c.type for c in v.grid.cells if c.col == 0] == ["header", "data", "data"]
-    # a th typed data in a row of data: a row header
-    v = view(_typed(records.replace("<td>2012</td>", "<th>2012</th>"),
-                    [["header"] * 3, ["data", "data", "data"], ["data", "data", "data"]]))
-    assert first_column(v) == 1 and v.grid.cells[3].type == "header"
-    # a key/value table whose first row was typed as headers: one value beside the key, unchanged
-    keys = ("<table><tr><td>Restaurant</td><td>Plunketts</td></tr><tr><td>Reviewer</td><td>Steve</td></tr>"
-            "<tr><td>Date</td><td>10-May-2006</td></tr></table>")
-    v = view(_typed(keys, [["header", "header"], ["header", "data"], ["header", "data"]]))
-    assert first_column(v) == 0
-
-
 def test_numbers_in_th_below_numeric_data_are_data():
     html = ("<table><tr><th>Party</th><th>Votes</th><th>%</th></tr>"
             "<tr><td>Liberal</td><td>2,554</td><td>28.97</td></tr><tr><td>Green</td><td>1,732</td><td>19.64</td></tr>"
@@ -234,9 +225,13 @@ def test_numbers_in_th_below_numeric_data_are_data():
 
 
 def test_fix_types_names_the_rules_that_changed_something():
-    v = view(_typed("<table><tr><td>a</td><td></td></tr><tr><td>b</td><td>c</td></tr></table>",
+    v = view(_typed("<table><tr><td colspan=2>Title</td></tr><tr><td>a</td><td>b</td></tr></table>",
+                    [["header"], ["data", "data"]]))
+    assert fix_types(v) == ["full_width"]
+    # an empty cell under a header is a missing value: it stays data
+    v = view(_typed("<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td></td></tr></table>",
                     [["header", "header"], ["data", "data"]]))
-    assert fix_types(v) == ["empty_is_neutral"]
+    assert fix_types(v) == [] and v.grid.cells[3].type == "data"
 
 
 # ---- classifiers -------------------------------------------------------------------------------
@@ -313,3 +308,34 @@ def test_every_table_label_still_finds_its_table():
     assert found == len(records) + len(cells) - len(retired) and len(retired) <= 20
     data = [r for r in records if r["label"] == "data"]
     assert len(records) >= 1000 and len(data) >= 300 and len(cells) >= 120
+
+
+def test_relabel_export_suggests_the_recorded_types(tmp_path):
+    """``--relabel`` writes the cell-labelled tables with their recorded types, and the
+    import of an unchanged file changes no cell."""
+    if not (CORPORA / "wikipedia-tables").is_dir():
+        pytest.skip("shared corpora not unpacked in .cache/corpora")
+    import json
+    import shutil
+
+    from kitten.cli import main
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    source = Path(__file__).resolve().parent.parent / "corpora" / "tables"
+    first = (source / "cells.jsonl").read_text(encoding="utf-8").splitlines()[:2]
+    (labels / "cells.jsonl").write_text("\n".join(first) + "\n", encoding="utf-8")
+    shutil.copy(source / "tables.jsonl", labels / "tables.jsonl")
+    review = tmp_path / "review.txt"
+    assert main(["annotate", "tables", "--cells", "--relabel", "--export", str(review), "--labels", str(labels),
+                 "--corpora", str(CORPORA)]) == 0
+    text = review.read_text(encoding="utf-8")
+    assert text.count("### ") == 2
+    rec = json.loads(first[0])
+    letters = {"header": "h", "data": "d", "neutral": "n", "thema": "t", "finalImportant": "i",
+               "finalNonImportant": "f"}
+    row0 = " ".join(letters[t] for r, c, t in sorted(rec["cells"]) if r == 0)
+    assert f"cells r0: {row0}\n" in text
+    assert main(["annotate", "tables", "--import", str(review), "--labels", str(labels),
+                 "--corpora", str(CORPORA), "--reviewer", "t"]) == 0
+    after = [json.loads(line) for line in (labels / "cells.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(map(tuple, after[0]["cells"])) == sorted(map(tuple, rec["cells"])) and after[0]["changed"] == 0

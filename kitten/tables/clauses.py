@@ -1,21 +1,26 @@
-"""One clause per data row of a typed grid, after the original pattern
+"""One clause per data row of a typed grid, after the paper's pattern
 
-    thema? ;;? finalImportant? ;;? (header? ; header : data /?)+ .
+    thema? ;;? section? ;;? (column header? ; row header? : data /?)+ .
+
+The cell types are the paper's (``corpora/tables/README.md``):
 
 * **thema**: the texts of the table's thema cells (its caption when it has none); it
   starts every clause.
-* **finalImportant**: the last finalImportant cell above the row (a group label); it
-  applies to the rows after it.
+* **section**: a header alone in its row inside the table (a group row: "Europe",
+  "Group A", "Singles"), a section header for the rows below it until the next one; it
+  follows the thema in their clauses, and it is no column header.
 * For each data cell of the row (cells spanning several rows count in each of them;
-  empty data cells are skipped): its **column header** (the header cells covering its
-  columns in the last run of header rows above it, joined from top to bottom, so that
-  multi-level headers read "Chart positions - UK") and its **row header** (the header
-  cells left of it in the row), as ``column ; row: data``.
-* When the row headers have column headers of their own (a non-empty corner cell such
-  as "Year" or "Country"), the row header is the subject of the clause: it comes first as
-  ``Country: France`` and the data cells follow as ``Population: 67M``.
-* finalNonImportant cells (notes, sources) are not part of any row: each is a sentence of
-  its own, where it stands.
+  empty data cells, missing values, are skipped): its **column header** (the header
+  cells covering its columns in the last run of header rows above it, joined from top
+  to bottom, so that multi-level headers read "Chart positions - UK") and its **row
+  header** (the header cells left of it in the row, else right of it: the row's
+  entity, "Anna Meares (AUS)", or a key, "Length"), as ``column ; row: data``: each
+  value is bound to its entity ("Time (s) ; Anna Meares (AUS): 11.291", "Rank ; Anna
+  Meares (AUS): 1"). A row header whose column has a header of its own comes first with
+  it ("Name: Anna Meares (AUS)"), so that the name of the entities' column is read too.
+* **finalImportant** cells (a legend, a note or source about every value, at the
+  bottom) are sentences of their own, where they stand.
+* **finalNonImportant** cells (a header repeated inside the table) are not written.
 
 Separators are settings (``[tables]``): ``thema_separator`` " ;; ",
 ``header_separator`` " ; ", ``value_separator`` ": ", ``cell_separator`` " / ",
@@ -62,6 +67,31 @@ def header_rows(grid: Grid) -> list[bool]:
     return [h and not d for h, d in zip(has_header, has_data)]
 
 
+def section_rows(grid: Grid, is_header_row: list[bool]) -> dict[int, str]:
+    """Header rows that are a section header of the rows below (row -> its text): one
+    header with text alone in its row (not the first row), below a row that is not a
+    header row, above one, or spanning every column ("01: Ain" between the column
+    headers and the airports of that department)."""
+    texts: dict[int, list] = {}
+    for c in grid.cells:
+        if c.text and any(ch.isalnum() for ch in c.text):
+            texts.setdefault(c.row, []).append(c)
+    out: dict[int, str] = {}
+    is_header_row = list(is_header_row)  # a section found is no header row for the next one
+    for r in range(1, grid.n_rows):
+        own = texts.get(r, [])
+        if not is_header_row[r] or len(own) != 1 or own[0].type != "header" or own[0].rowspan > 1:
+            continue
+        covered = any(c is not own[0] and c.text for c in grid.row_cells(r))  # a rowspan from above
+        if covered:
+            continue
+        below_is_data = r + 1 < grid.n_rows and not is_header_row[r + 1]
+        if not is_header_row[r - 1] or below_is_data or (grid.n_cols > 1 and own[0].colspan == grid.n_cols):
+            out[r] = own[0].text
+            is_header_row[r] = False
+    return out
+
+
 def column_headers(grid: Grid, is_header_row: list[bool], row: int, cols: range, sep: str) -> str:
     """Headers over ``cols`` in the last run of header rows above ``row``, top to bottom."""
     r = row - 1
@@ -86,37 +116,38 @@ def column_headers(grid: Grid, is_header_row: list[bool], row: int, cols: range,
 def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
     """The clauses of a data table whose cells are typed, in row order."""
     is_header_row = header_rows(grid)
+    sections = section_rows(grid, is_header_row)
+    for r in sections:  # a section header is no column header
+        is_header_row[r] = False
     thema = _join([c.text for c in grid.cells if c.type == "thema"], config.level_separator) or grid.caption
     out: list[Clause] = []
     group = ""
     for r in range(grid.n_rows):
         row = grid.row_cells(r)
+        if r in sections:
+            group = sections[r]
+            continue
         for c in row:
-            if c.row == r and c.text:
-                if c.type == "finalImportant":
-                    group = c.text
-                elif c.type == "finalNonImportant":
-                    out.append(Clause(r, c.text, "note"))
+            if c.row == r and c.text and c.type == "finalImportant":
+                out.append(Clause(r, c.text, "note"))
         if is_header_row[r]:
             continue
         data = [c for c in row if c.type == "data" and c.text]
         if not data:
             continue
-        row_headers = [c for c in row if c.type == "header" and c.text and c.col < data[0].col + data[0].colspan]
-        subject_parts = []
-        for h in row_headers:
+        headers = [h for h in row if h.type == "header" and h.text]
+        parts = []
+        for h in headers:  # the entity with the name of its column ("Name: Anna Meares (AUS)")
             corner = column_headers(grid, is_header_row, h.row, range(h.col, h.col + h.colspan),
                                     config.level_separator)
-            if corner:
-                subject_parts.append(f"{corner}{config.value_separator}{h.text}")
-        subject = bool(subject_parts)
-        parts = list(subject_parts)
+            if corner and corner != _label(h.text):
+                parts.append(f"{corner}{config.value_separator}{h.text}")
         for d in data:
             column = column_headers(grid, is_header_row, r, range(d.col, d.col + d.colspan),
                                     config.level_separator)
-            row_header = "" if subject else _join(
-                [_label(h.text) for h in row if h.type == "header" and h.text and h.col < d.col],
-                config.level_separator)
+            # the row headers left of the value, else those right of it (a rank before the name)
+            bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
+            row_header = _join([_label(h.text) for h in bound], config.level_separator)
             label = config.header_separator.join(x for x in (column, row_header) if x)
             parts.append(f"{label}{config.value_separator}{d.text}" if label else d.text)
         prefix = "".join(x + config.thema_separator for x in (thema, group) if x)
@@ -126,7 +157,13 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
 
 def unused_cells(grid: Grid, clauses: list[Clause]) -> list[Cell]:
     """Cells with words whose text no clause carries (a header over no data, a cell the
-    classifier called neutral although it has words): kept as sentences, so no text is lost."""
+    classifier called neutral although it has words): kept as sentences, so no text is
+    lost. Not the repeated headers (finalNonImportant): they are not written; nor the
+    header over a column of row headers ("Name" above the names: the paper's clause
+    binds each value to the entity, not to the name of the entities' column)."""
     text = "\n".join(c.text for c in clauses)
-    return [c for c in grid.cells if c.type != "data" and c.text and any(ch.isalnum() for ch in c.text)
-            and _label(c.text) not in text]
+    entity_columns = {col for c in grid.cells if c.type == "header" and c.text and _label(c.text) in text
+                      for col in range(c.col, c.col + c.colspan)}
+    return [c for c in grid.cells if c.type not in ("data", "finalNonImportant") and c.text
+            and any(ch.isalnum() for ch in c.text) and _label(c.text) not in text
+            and not (c.type == "header" and entity_columns.issuperset(range(c.col, c.col + c.colspan)))]

@@ -260,6 +260,12 @@ def run(args) -> int:
         return _import(Path(args.import_file), corpora, tables_file, cells_file, table_records,
                        cell_records_, args.reviewer)
 
+    if getattr(args, "relabel", False):
+        if not (args.cells and args.export):
+            print("--relabel goes with --cells --export FILE", file=sys.stderr)
+            return 2
+        return _export_relabel(corpora, cell_records_, Path(args.export), args.sample, args.seed)
+
     done = {(r["page"], r["locator"]) for r in (cell_records_ if args.cells else table_records)}
     if args.cells and not args.paths:
         # cell labelling: tables already labelled data, not yet cell-labelled
@@ -303,6 +309,24 @@ def run(args) -> int:
 
     n = interactive(pool, args.cells, done, save)
     print(f"{n} labels recorded in {labels_dir}", file=sys.stderr)
+    return 0
+
+
+def _export_relabel(corpora: Path, cell_records_: list, path: Path, k: int = 0, seed: int = 13) -> int:
+    """A review file of the cell-labelled tables, each with its recorded types as the
+    suggestion (``--relabel``): reviewers correct them under new definitions, and
+    ``--import`` counts what they changed."""
+    from kitten.train.table_corpus import labelled_tables
+
+    records = [r for r in cell_records_ if not r.get("retired")]
+    if k:
+        records = sample(records, k, seed)
+    pairs = list(labelled_tables(corpora, records))
+    recorded = {id(t.grid): {(r, c): typ for r, c, typ in rec["cells"]} for rec, t in pairs}
+    with open(path, "w", encoding="utf-8") as out:
+        n = export([t for _, t in pairs], out, True, lambda g: "data", lambda g: recorded[id(g)])
+    print(f"{n} cell-labelled tables written to {path} with their recorded types; edit the cells lines, then: "
+          f"kitten annotate tables --import {path} --reviewer NAME", file=sys.stderr)
     return 0
 
 

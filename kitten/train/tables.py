@@ -38,7 +38,8 @@ class Sets:
     tables_page: list
     cells_x: list
     cells_y: list
-    cells_table: list  # index of the cell's table (for grouped folds and heuristics)
+    cells_table: list  # index of the cell's table (for the heuristics)
+    cells_page: list  # the cell's page (folds by page: no page's tables on both sides)
     cell_views: list  # (view, cells in order) per cell-labelled table
     stale: list
 
@@ -47,7 +48,7 @@ def load(corpora: Path, labels: Path) -> Sets:
     tables = read_jsonl(labels / "tables.jsonl")
     cells = {(r["page"], r["locator"]): r for r in read_jsonl(labels / "cells.jsonl")}
     stale: list = []
-    s = Sets([], [], [], [], [], [], [], stale)
+    s = Sets([], [], [], [], [], [], [], [], stale)
     records = tables + [r for k, r in cells.items() if k not in {(t["page"], t["locator"]) for t in tables}]
     for rec, t in labelled_tables(corpora, records, stale=stale):
         v = view(t.grid)
@@ -69,6 +70,7 @@ def load(corpora: Path, labels: Path) -> Sets:
                 s.cells_x.append(x)
                 s.cells_y.append(types[(cell.row, cell.col)])
                 s.cells_table.append(k)
+                s.cells_page.append(c["page"])
     return s
 
 
@@ -112,15 +114,15 @@ def cross_validate(s: Sets, out=sys.stdout) -> dict:
     if not s.cells_y:
         return results
     out.write(f"\nCells: {len(s.cells_y)} cells of {len(s.cell_views)} data tables\n")
-    folds = list(GroupKFold(FOLDS).split(s.cells_x, s.cells_y, s.cells_table))
+    folds = list(GroupKFold(FOLDS).split(s.cells_x, s.cells_y, s.cells_page))
     for name, make in _estimators("cells").items():
         pred = _cv_predict(make, s.cells_x, s.cells_y, folds)
         text, scores = report(s.cells_y, pred, CELL_TYPES, ORIGINAL_CELLS)
-        out.write(f"\n[cells] {name}, 10-fold cross validation (folds by table)\n{text}\n")
+        out.write(f"\n[cells] {name}, 10-fold cross validation (folds by page)\n{text}\n")
         results["cells"][name] = scores
         fixed = _with_heuristics(s, pred)
         text, scores = report(s.cells_y, fixed, CELL_TYPES, ORIGINAL_CELLS)
-        out.write(f"\n[cells] {name} + heuristics, 10-fold cross validation (folds by table)\n{text}\n")
+        out.write(f"\n[cells] {name} + heuristics, 10-fold cross validation (folds by page)\n{text}\n")
         results["cells"][f"{name} + heuristics"] = scores
     make = _estimators("cells")["forest"]
     pred = [None] * len(s.cells_y)
@@ -130,7 +132,7 @@ def cross_validate(s: Sets, out=sys.stdout) -> dict:
             pred[i] = p
     for label, p in (("stacked", pred), ("stacked + heuristics", _with_heuristics(s, pred))):
         text, scores = report(s.cells_y, p, CELL_TYPES, ORIGINAL_CELLS)
-        out.write(f"\n[cells] {label} forest, 10-fold cross validation (folds by table)\n{text}\n")
+        out.write(f"\n[cells] {label} forest, 10-fold cross validation (folds by page)\n{text}\n")
         results["cells"][label] = scores
     return results
 
