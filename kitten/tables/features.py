@@ -263,6 +263,10 @@ CELL_FEATURES = (
     "col_empty", "above_th", "left_th", "section", "ends_colon", "table_th", "table_rows", "table_cols",
     "first_text", "col_top_text", "col_top_th", "row_numeric", "col_alpha", "col_len_rel", "row_emph",
     "top_differs", "top_strong",
+    # the row's identifying column: distinct texts among the column's body cells, the
+    # column is the first whose body is mostly words (not numbers, dates), share of
+    # link cells in the column's body
+    "col_distinct", "first_alpha_col", "col_links",
 )
 _SECTION = {"tbody": 0.0, "thead": 1.0, "tfoot": 2.0}
 
@@ -301,6 +305,15 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             differs += counts.get(types[id(top_cell)], 0) != most  # a tie counts as agreement
     top_differs = differs / (len(v.cols) or 1)
     top_strong = row_emph[top_row] if row_emph else 0.0
+    # per column, over its body (below the top row): distinct texts, words, links
+    col_distinct, col_alpha, col_links = [], [], []
+    for col in v.cols:
+        body = [c for c in col if c.row > top_row and c.text]
+        k = len(body) or 1
+        col_distinct.append(len({c.text for c in body}) / k)
+        col_alpha.append(sum(1 for c in body if types[id(c)] == "alpha") / k)
+        col_links.append(sum(1 for c in body if is_link_cell(c, marks[id(c)])) / k)
+    first_alpha = next((i for i, a in enumerate(col_alpha) if a >= 0.5), -1)
     first_text = {}
     for row in v.rows:
         for c in row:
@@ -337,6 +350,7 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             sum(1 for x in others_r if x in ("numeric", "date")) / (len(others_r) or 1),
             sum(1 for x in others_c if x == "alpha") / (len(others_c) or 1),
             length / col_len[c.col] if col_len[c.col] else 0.0, row_emph[c.row], top_differs, top_strong,
+            col_distinct[c.col], float(c.col == first_alpha), col_links[c.col],
         ])
     return out
 
