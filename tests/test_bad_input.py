@@ -399,3 +399,27 @@ def test_lists_with_stray_text(normalized) -> None:
     for w in ("stray one", "item a", "stray two", "bold", "item b", "stray three", "para in ol",
               "item c", "dl stray", "term", "between", "definition", "orphan item"):
         assert w in text, (w, text)
+
+
+def test_an_element_with_200000_attributes_keeps_the_first_thousand() -> None:
+    """lexbor checks each attribute against those before it: 200,000 on one element took
+    minutes. The element keeps its first 1,000 (logged), the page reads as usual, and a
+    start tag that never ends ('<a' repeated) costs one scan, not one per tag."""
+    from kitten.config import Config
+    from kitten.normalizer.parse import MAX_ATTRIBUTES, _cap_attributes
+    from kitten.log import PageLog
+    from kitten.page import Page
+    from kitten.pipeline import run_page
+
+    html = ("<html><body><p " + " ".join(f"data-a{i}='x'" for i in range(200_000))
+            + ">Hello world.</p><p>Second paragraph.</p></body></html>").encode()
+    result = run_page(Page(html, "a.html"), Config(), "text")
+    assert result.output == "Hello world.\nSecond paragraph.\n"
+    (event,) = [e for e in result.log if e.kind == "attributes-capped"]
+    assert f"the first {MAX_ATTRIBUTES} kept" in event.message
+    text = "<p " + " ".join(f"a{i}" for i in range(5000)) + ">t</p>"
+    assert _cap_attributes(text, PageLog()).count(" a") == MAX_ATTRIBUTES
+    few = "<img src='data:image/png;base64," + "A" * 50_000 + "' alt='x'>"  # long, two attributes
+    assert _cap_attributes(few, PageLog()) == few
+    for hostile in ("<a" * 500_000, "<a " + "x" * 1_000_000):
+        assert _cap_attributes(hostile, PageLog()) == hostile

@@ -9,15 +9,26 @@ corpora. lexbor is used because it is about 100 times faster.
 """
 from __future__ import annotations
 
+import re
 
 from selectolax.lexbor import LexborHTMLParser
 
 from kitten.log import PageLog
 
+#: attributes kept on one element; lexbor checks each new attribute against those
+#: before it (32,000 on one element: 2 s, 200,000: minutes), and no real page comes
+#: near this
+MAX_ATTRIBUTES = 1000
+#: a start tag this long may carry more than :data:`MAX_ATTRIBUTES` attributes: only
+#: those are looked at (one linear scan of the page)
+_LONG_TAG = re.compile(r"<([a-zA-Z][^\s/<>]*)([^<>]{20000,})>")
+_ATTRIBUTE = re.compile(r"""[\s/]*[^\s/>=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
 
 
 def parse_html(text: str, log: PageLog):
-    """Parse ``text``; return the root (``html``) node of the tree."""
+    """Parse ``text``; return the root (``html``) node of the tree. Elements with more
+    than :data:`MAX_ATTRIBUTES` attributes keep the first ones (logged)."""
+    text = _cap_attributes(text, log)
     tree = LexborHTMLParser(text)
     root = tree.root
     if root is None:  # lexbor always builds html/head/body; guard anyway
@@ -56,3 +67,30 @@ def _warn_unterminated_comment(text: str, log: PageLog) -> None:
             log.add("normalize", "unterminated-comment",
                     f"a comment opened at character {last} is never closed: "
                     f"the last {hidden} characters are a comment, as browsers read them")
+
+
+def _cap_attributes(text: str, log: PageLog) -> str:
+    """``text`` with every start tag cut after :data:`MAX_ATTRIBUTES` attributes."""
+    if len(text) < 20000:
+        return text
+    capped = []
+
+    def cut(m: re.Match) -> str:
+        attrs = m.group(2)
+        pos = 0
+        for _ in range(MAX_ATTRIBUTES):
+            a = _ATTRIBUTE.match(attrs, pos)
+            if a is None or a.end() == pos:
+                return m.group(0)
+            pos = a.end()
+        if not attrs[pos:].strip(" \t\n\r\f/"):
+            return m.group(0)
+        capped.append(m.group(1))
+        return f"<{m.group(1)}{attrs[:pos]}>"
+
+    out = _LONG_TAG.sub(cut, text)
+    if capped:
+        log.add("normalize", "attributes-capped",
+                f"{len(capped)} element(s) with more than {MAX_ATTRIBUTES} attributes (<{capped[0]}>): "
+                f"the first {MAX_ATTRIBUTES} kept")
+    return out
