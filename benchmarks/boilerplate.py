@@ -275,17 +275,15 @@ def keep_drop_pages(pages: Sequence[Path], gold: Path) -> list[KeepDropPage]:
     or more (the units the gate labels, ``corpora/boilerplate/annotate.py``), its text
     must be in the output when the gold has it, absent otherwise (a text that is in the
     gold too, a headline repeated in a teaser, is neither)."""
-    from kitten.boilerplate.units import crf_units
     from kitten.config import Config
-    from kitten.train.boilerplate import page_document, settings_from
+    from kitten.train.boilerplate import page_units
 
     config = Config()
-    rules = settings_from(config).units
     out = []
     for path in pages:
         kept = _squeezed((gold / f"{output_stem(Path(path.name)).name}.txt").read_text(encoding="utf-8"))
         keep, drop = [], []
-        for unit in crf_units(page_document(path.read_bytes(), config).blocks, rules)[0]:
+        for unit in page_units(path.read_bytes(), config):
             text = " ".join(unit.text().split())
             if len(text.split()) < SNIPPET_WORDS or not _squeezed(text):
                 continue

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kitten.boilerplate.units import crf_units
 from kitten.config import Config
 from kitten.evaluation.overlap import tokenize
-from kitten.train.boilerplate import ANNOTATED, page_document, settings_from
+from kitten.train.boilerplate import ANNOTATED, page_units
 
 ROOT = Path(__file__).resolve().parent.parent
 ANNOTATIONS = ROOT / "corpora" / "boilerplate" / "annotations"
@@ -44,7 +43,6 @@ def test_annotations_parse_and_empty_golds_say_why():
 @pytest.mark.skipif(not (CORPORA / "modern" / "html").is_dir(), reason="shared corpora not unpacked")
 def test_golds_are_pages_without_a_shared_gold_and_their_text_is_the_pages():
     config = Config()
-    units_of = settings_from(config).units
     for gold in _golds()[::10]:  # every 10th page: the check reads the page through the structure step
         corpus = gold.parent.name
         page = CORPORA / corpus / "html" / (gold.stem + ".html")
@@ -53,7 +51,7 @@ def test_golds_are_pages_without_a_shared_gold_and_their_text_is_the_pages():
         text = gold.read_text(encoding="utf-8")
         if not text.strip():
             continue
-        units, _ = crf_units(page_document(page.read_bytes(), config).blocks, units_of)
+        units = page_units(page.read_bytes(), config)
         texts = {" ".join(u.text().split()) for u in units}
         paragraphs = [p for p in text.split("\n\n") if p.strip()]
         found = sum(p.strip() in texts for p in paragraphs)

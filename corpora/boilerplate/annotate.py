@@ -29,21 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from kitten.boilerplate.units import crf_units  # noqa: E402
 from kitten.config import Config  # noqa: E402
 from kitten.evaluation.gold import corpus_pages  # noqa: E402
-from kitten.train.boilerplate import page_document, settings_from  # noqa: E402
+from kitten.train.boilerplate import page_units  # noqa: E402
 
 GOLD = ROOT / "corpora" / "boilerplate" / "gold"
 CUT = 400
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
-
-
-def page_units(path: Path, config) -> list:
-    """The units the gate labels on a page."""
-    doc = page_document(path.read_bytes(), config)
-    units, _ = crf_units(doc.blocks, settings_from(config).units)
-    return units
 
 
 def _meta(corpora: Path, corpus: str) -> dict[str, dict]:
@@ -64,7 +56,7 @@ def dump(corpora: Path, corpus: str, out: Path) -> int:
         r = meta.get(name, {})
         lines = [f"# page: {path}", f"# url: {r.get('url')}", f"# title: {r.get('title')}",
                  f"# lang: {r.get('lang')}", "# unit<TAB>kind<TAB>text (long texts cut at 400 chars)"]
-        for i, u in enumerate(page_units(path, config)):
+        for i, u in enumerate(page_units(path.read_bytes(), config)):
             text = " ".join(u.text().split())
             lines.append(f"{i}\t{u.kind}\t{text if len(text) <= CUT else text[:CUT] + ' […]'}")
         (out / f"{path.stem}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -100,7 +92,7 @@ def gold(corpora: Path, corpus: str, ranges: Path, dumps: Path | None = None) ->
         file = ranges / f"{path.stem}.txt"
         if shared is not None or not file.is_file():
             continue
-        units = page_units(path, config)
+        units = page_units(path.read_bytes(), config)
         if dumps is not None and (dumps / file.name).is_file():
             dumped = sum(1 for line in (dumps / file.name).read_text(encoding="utf-8").splitlines()
                          if not line.startswith("#"))

@@ -128,8 +128,10 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         p = 1.0 - row[other]
         probs.append(p)
         labels.append(names[max(content, key=row.__getitem__)] if p >= config.keep_threshold else "other")
-    prose = [_sentence_words(u) for u in units]
-    labels = _with_groups(units, _with_sibling_prose(units, labels, prose), probs)
+    texts = [u.text() for u in units]
+    words = [word_count(t) for t in texts]
+    prose = [_sentence_words(t, n) for t, n in zip(texts, words)]
+    labels = _with_groups(units, _with_sibling_prose(units, labels, prose, words), probs)
     labels = _with_captions(units, labels, own)
     if tables is not None and config.keep_data_tables:
         labels = _with_data_tables(units, labels, data_tables(doc, tables, classifiers))
@@ -147,11 +149,10 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     return dataclasses.replace(doc, blocks=kept, gate=labelled), labelled
 
 
-def _sentence_words(block: Block) -> int:
-    """The words of ``block`` when it holds a sentence (:data:`SENTENCE_WORDS` words or
-    more and a sentence end; in Thai, Lao and Khmer twice as many words), else 0."""
-    text = block.text()
-    n = word_count(text)
+def _sentence_words(text: str, n: int) -> int:
+    """``n``, the words of a unit's ``text``, when it holds a sentence
+    (:data:`SENTENCE_WORDS` words or more and a sentence end; in Thai, Lao and Khmer twice
+    as many words), else 0."""
     if n < SENTENCE_WORDS:
         return 0
     if any(e in text for e in _ENDS):
@@ -159,7 +160,7 @@ def _sentence_words(block: Block) -> int:
     return n if n >= 2 * SENTENCE_WORDS and _NO_END_MARK.search(text) else 0
 
 
-def _with_sibling_prose(units: list[Block], labels: list[str], prose: list[int]) -> list[str]:
+def _with_sibling_prose(units: list[Block], labels: list[str], prose: list[int], words: list[int]) -> list[str]:
     """``labels`` with every unit that holds a sentence (:func:`_sentence_words`) kept
     when a unit beside it is kept and has the same parent element, or when the unit
     right after it is kept and holds a sentence (sweeps forward and backward until
@@ -193,7 +194,7 @@ def _with_sibling_prose(units: list[Block], labels: list[str], prose: list[int])
         after[i] = nxt if gap <= LEAD_GAP else None
         if prose[i]:
             nxt, gap = i, 0
-        elif word_count(units[i].text()) < SENTENCE_WORDS:
+        elif words[i] < SENTENCE_WORDS:
             gap += 1
         else:
             nxt = None

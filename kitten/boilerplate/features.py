@@ -727,11 +727,11 @@ NOT_MAIN = frozenset([COMMENTS, "container.footer", "container.nav", "container.
 
 
 def _region(chains: list[tuple], words: list[int], link_density: list[float],
-            comments: list[bool] | None = None) -> list[bool] | None:
+            excluded: list[bool] | None = None) -> list[bool] | None:
     """Which blocks lie in the page's densest text region (``None``: the page has no
     prose). The region is the element whose children's prose weighs most: the words
     outside links of each prose block (:data:`PROSE_WORDS` words or more, link density
-    under :data:`PROSE_LINKS`, and not flagged in ``comments`` when given: containers
+    under :data:`PROSE_LINKS`, and not flagged in ``excluded`` when given: containers
     of readers' comments, footers, menus, :data:`NOT_MAIN`) credited to
     its parent, half to its grandparent, as Readability scores candidates. ``chains``:
     each block's elements from ``body`` down to its own. (The ``region.*`` features
@@ -741,7 +741,7 @@ def _region(chains: list[tuple], words: list[int], link_density: list[float],
     would win.)"""
     score: dict = {}
     for k, (chain, w, ld) in enumerate(zip(chains, words, link_density)):
-        if w >= PROSE_WORDS and ld < PROSE_LINKS and not (comments and comments[k]) and len(chain) >= 2:
+        if w >= PROSE_WORDS and ld < PROSE_LINKS and not (excluded and excluded[k]) and len(chain) >= 2:
             w = w * (1 - ld)
             score[chain[-2]] = score.get(chain[-2], 0.0) + w
             if len(chain) >= 3:

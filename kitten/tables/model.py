@@ -4,7 +4,7 @@ File format (written by ``kitten train tables``, ``kitten/train/trees.py``)::
 
     {"kind": "tree" | "forest", "features": [names...], "classes": [labels...],
      "trees": [{"left": [...], "right": [...], "feature": [...], "threshold": [...],
-                "value": [[class shares at the node], ...]}, ...],
+                "value": [[class shares at a leaf], [] at an inner node, ...]}, ...],
      "trained_on": {...}, "cross_validation": {...}}
 
 A cell model may be ``{"kind": "stacked", "stage1": <model>, "stage2": <model>}``: the

@@ -125,6 +125,13 @@ def page_document(data: bytes, config: Config) -> Document:
                           config.rules.dir)
 
 
+def page_units(data: bytes, config: Config) -> list:
+    """The units the gate labels on a page (:func:`page_document`'s blocks cut by the
+    unit rules of ``config``): what annotators mark and what the snippets are made of."""
+    units, _ = crf_units(page_document(data, config).blocks, settings_from(config).units)
+    return units
+
+
 _WORKER: dict = {}
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 
 def tree_dict(estimator) -> dict:
-    """One fitted ``DecisionTreeClassifier`` as plain lists (class shares at each node)."""
+    """One fitted ``DecisionTreeClassifier`` as plain lists (class shares at each leaf;
+    an empty list at the inner nodes, which prediction never reads)."""
     t = estimator.tree_
     values = []
-    for v in t.value[:, 0, :]:
+    for v, left in zip(t.value[:, 0, :], t.children_left):
         s = float(v.sum())
-        values.append([round(float(x) / s, 6) if s else 0.0 for x in v])
+        values.append([round(float(x) / s, 6) if s else 0.0 for x in v] if left == -1 else [])
     return {
         "left": [int(x) for x in t.children_left],
         "right": [int(x) for x in t.children_right],
