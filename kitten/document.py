@@ -1,9 +1,9 @@
 """The document model: a page as a sequence of typed blocks.
 
 A ``Document`` is what the structure step makes of the normalized XHTML and what the
-later steps (tables, lists, boilerplate, segmentation) read. Every block keeps a
-locator (an XPath of its source element) so that dumps can show where each sentence
-came from.
+later steps (tables, lists, boilerplate, segmentation) read. Every block keeps its
+source element, whose locator (an XPath, ``Document.locate``) dumps and JSON show so
+that each sentence can be traced to where it came from.
 """
 from __future__ import annotations
 
@@ -46,12 +46,60 @@ Inline = str | Break
 _XHTML = "{http://www.w3.org/1999/xhtml}"
 
 
+class Locators:
+    """Locators of the elements of one XHTML tree: ``/html/body/div[2]/p`` (``[n]`` counts
+    the siblings of the same name, as lxml's ``getelementpath``, and is left out for an
+    only child of its name).
+
+    Computed when asked, each parent's children counted once, the first time one of them
+    is asked for: the locators of every block of a page cost time linear in the page
+    (``getelementpath`` counts the siblings again for each element, quadratic on a page of
+    thousands of sibling blocks). One instance per tree (``Document.locate``); the tree
+    must not change after the first question.
+    """
+
+    __slots__ = ("_paths", "_steps")
+
+    def __init__(self) -> None:
+        self._paths: dict[Any, str] = {}  # element -> its locator
+        self._steps: dict[Any, str] = {}  # element -> its last step ("div[2]")
+
+    def __call__(self, element) -> str | None:
+        if element is None:
+            return None
+        path = self._paths.get(element)
+        if path is None:
+            parent = element.getparent()
+            if parent is None:
+                path = "/html/."
+            else:
+                step = self._steps.get(element)
+                if step is None:
+                    self._index(parent)
+                    step = self._steps[element]
+                path = ("/html" if parent.getparent() is None else self(parent)) + "/" + step
+            self._paths[element] = path
+        return path
+
+    def _index(self, parent) -> None:
+        children = [c for c in parent if isinstance(c.tag, str)]  # elements, not comments
+        total: dict[str, int] = {}
+        for c in children:
+            total[c.tag] = total.get(c.tag, 0) + 1
+        seen: dict[str, int] = {}
+        for c in children:
+            tag = c.tag
+            name = tag.replace(_XHTML, "")
+            if total[tag] > 1:
+                seen[tag] = n = seen.get(tag, 0) + 1
+                name = f"{name}[{n}]"
+            self._steps[c] = name
+
+
 def locator_of(element) -> str | None:
-    """XPath-like locator of an element of the XHTML tree: ``/html/body/div[2]/p``
-    (``[n]`` counts siblings of the same name, as lxml's ElementPath does)."""
-    if element is None:
-        return None
-    return "/html/" + element.getroottree().getelementpath(element).replace(_XHTML, "")
+    """The locator of one element (``Locators``; for many elements of a tree, keep one
+    ``Locators``: ``Document.locate``)."""
+    return Locators()(element)
 
 
 @dataclass(slots=True)
@@ -66,16 +114,6 @@ class Block:
     #: the innermost list or table element the block belongs to (None outside them),
     #: for the list and table steps
     group: Any = field(default=None, repr=False, compare=False)
-
-    @property
-    def locator(self) -> str:
-        """XPath of the source element (computed when asked: dumps and JSON only)."""
-        return locator_of(self.source) or ""
-
-    @property
-    def container(self) -> str | None:
-        """Locator of the innermost list or table, if any."""
-        return locator_of(self.group)
 
     def text(self) -> str:
         """The block's text with line breaks as newlines (white space not collapsed)."""
@@ -131,6 +169,9 @@ class Document:
     #: the gate step's reading: each unit the boilerplate CRF labelled, with its label
     #: and content probability (empty without the gate)
     gate: list[Any] = field(default_factory=list)
+    #: the locators of the tree's elements (blocks' ``source`` and ``group``, readings'
+    #: elements), shared by the copies the later steps make
+    locate: Locators = field(default_factory=Locators, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,10 +184,6 @@ class Sentence:
     #: before a full stop was added; None when the steps rewrote the text (clauses)
     start: int | None = None
     end: int | None = None
-
-    @property
-    def locator(self) -> str:
-        return self.block.locator
 
     @property
     def kind(self) -> BlockKind:

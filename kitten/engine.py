@@ -15,13 +15,14 @@ from typing import Any
 
 from kitten.boilerplate import FALLBACK as GATE_FALLBACK
 from kitten.config import Config
+from kitten.document import Locators
 from kitten.fallback import plain_text_dump
 from kitten.io.files import MAX_PAGE_BYTES, atomic_write, output_path
 from kitten.io.records import InputError, Record
 from kitten.io.sources import TooLarge, load
 from kitten.page import Page
 from kitten.pipeline import DUMPS, PageResult, Target, run_page
-from kitten.render import block_dict, readings, sentence_dict
+from kitten.render import block_dict, gate_readings, readings, sentence_dict
 
 #: the extra parts a JSON Lines record can carry (``--jsonl-fields``)
 JSONL_FIELDS = ("blocks", "sentences", "tables", "lists", "gate", "events")
@@ -107,23 +108,28 @@ def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, .
                       result.output, result.output_suffix, events)
     if doc is not None:
         outcome.lang, outcome.title, outcome.metadata = doc.lang, doc.title, doc.metadata.as_dict()
+    locate = doc.locate if doc is not None else Locators()
     for name in fields:
         if name == "events":
             outcome.extra["events"] = events
         elif name == "sentences":
-            outcome.extra["sentences"] = [sentence_dict(s) for s in result.products.get("segment") or []]
+            outcome.extra["sentences"] = [sentence_dict(s, locate) for s in result.products.get("segment") or []]
         elif name == "blocks" and doc is not None:
-            outcome.extra["blocks"] = [block_dict(b) for b in doc.blocks]
-        elif name in ("tables", "lists", "gate"):
+            outcome.extra["blocks"] = [block_dict(b, locate) for b in doc.blocks]
+        elif name == "gate":
+            outcome.extra[name] = gate_readings(result.products.get(name) or [], locate)
+        elif name in ("tables", "lists"):
             outcome.extra[name] = readings(result.products.get(name) or [])
     return outcome
 
 
 def write_dumps(result: PageResult, dump_dir: Path, stem: Path) -> None:
     """Every intermediate product of the page, one file each, plus its log."""
+    doc = result.products.get("structure")
+    locate = doc.locate if doc is not None else Locators()
     for step, product in result.products.items():
         suffix, to_text = DUMPS[step]
-        atomic_write(output_path(dump_dir, stem, suffix), product if to_text is None else to_text(product))
+        atomic_write(output_path(dump_dir, stem, suffix), product if to_text is None else to_text(product, locate))
     log = {"name": result.name, "status": result.status, "error": result.error,
            "events": [e.as_dict() for e in result.log]}
     atomic_write(output_path(dump_dir, stem, ".log.json"), json.dumps(log, ensure_ascii=False, indent=1))

@@ -78,7 +78,7 @@ from functools import lru_cache
 from typing import Any
 
 from kitten.config import ListsConfig, SegmentConfig
-from kitten.document import BR, Block, Document, locator_of
+from kitten.document import BR, Block, Document, Locators
 from kitten.log import PageLog
 from kitten.resources import lines, rules_dir, word_list
 from kitten.segment import ends_sentence, segment
@@ -126,6 +126,7 @@ class ListReading:
     """What the lists step found and did for one list."""
 
     element: Any = field(repr=False, compare=False)  # the list element (ul, ol, dl ...)
+    locator: str
     tag: str
     type: str  # one of TYPES
     rule: str  # the rule applied, in words
@@ -133,10 +134,6 @@ class ListReading:
     items: int = 0  # non-empty items (before removals)
     removed: tuple[str, ...] = ()  # texts of the removed link items
     bullets: int = 0  # hand-written bullets removed
-
-    @property
-    def locator(self) -> str:
-        return locator_of(self.element) or ""
 
     def as_dict(self) -> dict:
         return {"locator": self.locator, "tag": self.tag, "type": self.type, "rule": self.rule,
@@ -194,7 +191,7 @@ def read_lists(doc: Document, config: ListsConfig, log: PageLog, rules: str = ""
                        _bullet_pattern(rules) if config.remove_bullets else None,
                        _language_list(rules, doc.lang, "triggers.txt") if config.repeat_clause else frozenset(),
                        _language_list(rules, doc.lang, "subjects.txt") if config.repeat_clause else frozenset(),
-                       doc.lang, rules)
+                       doc.lang, rules, doc.locate)
     readings = []
     for lst in sorted(lists, key=lambda x: (x.start, x.depth)):
         reading = _read_list(lst, context)
@@ -221,6 +218,7 @@ class _Context:
     subjects: frozenset[str]
     lang: str
     rules: str
+    locate: Locators
 
     def current(self, i: int) -> list[Block]:
         return self.out.get(i, [self.blocks[i]])
@@ -344,7 +342,7 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
         kept.append((item, item_blocks, idx))
 
     def reading(type_: str, rule: str, clause: str = "") -> ListReading:
-        return ListReading(lst.element, lst.tag, type_, rule, clause, len(items), tuple(removed), n_bullets)
+        return ListReading(lst.element, ctx.locate(lst.element) or "", lst.tag, type_, rule, clause, len(items), tuple(removed), n_bullets)
 
     if link_list:
         return reading("link", _link_rule(config, lst))

@@ -28,7 +28,7 @@ from kitten.normalizer import to_xhtml
 from kitten.normalizer.encoding import decode
 from kitten.page import Decoded, Page, Triage
 from kitten.lists import read_lists
-from kitten.render import document_dict, readings, render
+from kitten.render import document_dict, gate_readings, readings, render
 from kitten.segment import segment
 from kitten.structure import build_document, parse_xhtml
 from kitten.tables import read_tables
@@ -68,20 +68,21 @@ class PageResult:
         return {"xhtml": ".xhtml", "json": ".json"}.get(self.target, ".txt")
 
 
-# Dump files: step name -> (suffix, how to turn the product into text)
+# Dump files: step name -> (suffix, how to turn the product into text, given the
+# document's locators)
 DUMPS: dict[str, tuple[str, Any]] = {
     "raw": (".raw.html", None),
-    "triage": (".triage.json", lambda t: json.dumps({"kind": t.kind, "reason": t.reason, "root": t.root})),
-    "decode": (".decoded.html", lambda d: d.text),
-    "normalize": (".xhtml", lambda x: x),
-    "structure": (".blocks.json", lambda d: json.dumps(document_dict(d), ensure_ascii=False, indent=1)),
-    "gate": (".boilerplate.json", lambda ls: json.dumps([x.as_dict(features=True) for x in ls],
-                                                         ensure_ascii=False, indent=1)),
-    "tables": (".tables.json", lambda ts: json.dumps(readings(ts), ensure_ascii=False, indent=1)),
-    "lists": (".lists.json", lambda ls: json.dumps(readings(ls), ensure_ascii=False, indent=1)),
-    "segment": (".sentences.txt", lambda ss: "".join(f"{s.locator}\t{s.text}\n" for s in ss)),
-    "render": (".txt", lambda t: t),
-    "fallback": (".fallback.txt", lambda t: t),
+    "triage": (".triage.json", lambda t, _: json.dumps({"kind": t.kind, "reason": t.reason, "root": t.root})),
+    "decode": (".decoded.html", lambda d, _: d.text),
+    "normalize": (".xhtml", lambda x, _: x),
+    "structure": (".blocks.json", lambda d, _: json.dumps(document_dict(d), ensure_ascii=False, indent=1)),
+    "gate": (".boilerplate.json", lambda ls, locate: json.dumps(gate_readings(ls, locate, features=True),
+                                                                ensure_ascii=False, indent=1)),
+    "tables": (".tables.json", lambda ts, _: json.dumps(readings(ts), ensure_ascii=False, indent=1)),
+    "lists": (".lists.json", lambda ls, _: json.dumps(readings(ls), ensure_ascii=False, indent=1)),
+    "segment": (".sentences.txt", lambda ss, locate: "".join(f"{locate(s.block.source) or ''}\t{s.text}\n" for s in ss)),
+    "render": (".txt", lambda t, _: t),
+    "fallback": (".fallback.txt", lambda t, _: t),
 }
 
 

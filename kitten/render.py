@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from kitten.document import Block, BlockKind, Document, Sentence
+from kitten.document import Block, BlockKind, Document, Locators, Sentence
 
 
 def render_text(sentences: list[Sentence]) -> str:
@@ -19,29 +19,36 @@ def readings(items: list) -> list[dict]:
     return [r.as_dict() for r in items]
 
 
-def block_dict(b: Block) -> dict:
-    """A block for JSON: kind, tag, locator, container and text."""
-    return {"kind": b.kind, "tag": b.tag, "locator": b.locator, "container": b.container, "text": b.text()}
+def gate_readings(labelled: list, locate: Locators, features: bool = False) -> list[dict]:
+    """The gate's reading (each unit the CRF labelled) as JSON-ready dicts."""
+    return [x.as_dict(locate, features) for x in labelled]
+
+
+def block_dict(b: Block, locate: Locators) -> dict:
+    """A block for JSON: kind, tag, locator, container (the innermost list or table) and text."""
+    return {"kind": b.kind, "tag": b.tag, "locator": locate(b.source) or "", "container": locate(b.group),
+            "text": b.text()}
 
 
 def document_dict(doc: Document) -> dict:
+    locate = doc.locate
     return {
         "lang": doc.lang,
         "title": doc.title,
         "metadata": doc.metadata.as_dict(),
-        "blocks": [block_dict(b) for b in doc.blocks],
+        "blocks": [block_dict(b, locate) for b in doc.blocks],
         "removals": [{"locator": r.locator, "reason": r.reason, "text": r.text} for r in doc.removals],
         "abbreviations": [a.as_dict() for a in doc.abbreviations],
-        "gate": readings(doc.gate),
+        "gate": gate_readings(doc.gate, locate),
         "tables": readings(doc.tables),
         "lists": readings(doc.lists),
     }
 
 
-def sentence_dict(s: Sentence) -> dict:
+def sentence_dict(s: Sentence, locate: Locators) -> dict:
     """A sentence for JSON: its text, its block's locator and kind, and its character
     offsets in the block's text (white space collapsed) when it is a span of it."""
-    d = {"text": s.text, "locator": s.locator, "kind": s.kind}
+    d = {"text": s.text, "locator": locate(s.block.source) or "", "kind": s.kind}
     if s.start is not None:
         d["start"], d["end"] = s.start, s.end
     return d
@@ -50,7 +57,7 @@ def sentence_dict(s: Sentence) -> dict:
 def render_json(doc: Document, sentences: list[Sentence]) -> str:
     """The document's blocks and sentences, with their locators, as JSON."""
     data = document_dict(doc)
-    data["sentences"] = [sentence_dict(s) for s in sentences]
+    data["sentences"] = [sentence_dict(s, doc.locate) for s in sentences]
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 from lxml import etree
 
 from kitten.config import StructureConfig
-from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Removal, locator_of
+from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Removal
 from kitten.language import blocks_sample, detect
 from kitten.metadata import page_metadata
 from kitten.log import PageLog
@@ -275,7 +275,7 @@ class _Walker:
                 self.body_letters = _letters(body)
             if _letters(el) <= self.config.menu_max_share * self.body_letters:
                 return "hidden"
-            self.doc.removals_kept.append((locator_of(el), "kept-hidden-container",
+            self.doc.removals_kept.append((self.doc.locate(el), "kept-hidden-container",
                                            "visibility:hidden but holds most of the page's text (shown by a script)"))
         if cls:
             if self.hidden_hint is not None and self.hidden_hint.search(cls) \
@@ -298,13 +298,13 @@ class _Walker:
             return "menu"
         inside = _letters(el)
         if not _reads_like_navigation(el, inside):
-            self.doc.removals_kept.append((locator_of(el), "kept-menu-container",
+            self.doc.removals_kept.append((self.doc.locate(el), "kept-menu-container",
                                            "matches remove_containers but does not read like navigation"))
             return None
         if self.body_letters is None:
             self.body_letters = _letters(body)
         if self.body_letters and inside > share * self.body_letters:
-            self.doc.removals_kept.append((locator_of(el), "kept-menu-container", "matches remove_containers but "
+            self.doc.removals_kept.append((self.doc.locate(el), "kept-menu-container", "matches remove_containers but "
                                            f"holds most of the page's text (over {share:.0%})"))
             return None
         return "menu"
@@ -395,7 +395,7 @@ class _Walker:
                     if reason not in _UNLOGGED:
                         text = " ".join("".join(el.itertext()).split())[:80]
                         if text or reason == "menu":
-                            doc.removals.append(Removal(locator_of(el), reason, text))
+                            doc.removals.append(Removal(self.doc.locate(el), reason, text))
                     contexts.append((False, el, "block", orig, group[-1], True))
                     walker.skip_subtree()
                     continue

@@ -397,7 +397,7 @@ def test_keep_threshold_trades_noise_for_text(tiny_model: Path) -> None:
     home = next(x for x in gate_json if x["text"] == "Home")
     para = next(x for x in gate_json if x["text"].startswith("The club met"))
     assert home["label"] == "other" and home["probability"] < 0.5 <= para["probability"]
-    assert "features" not in home and "features" in labelled[0].as_dict(features=True)
+    assert "features" not in home and "features" in labelled[0].as_dict(doc.locate, features=True)
     for bad in (-0.1, 1.5, "high", True):
         with pytest.raises(ConfigError):
             Config.from_dict({"boilerplate": {"keep_threshold": bad}})

@@ -205,3 +205,42 @@ def test_batch_summary_counts_expansions_and_removals(tmp_path) -> None:
     text = out.getvalue()
     assert "removed: menu x3" in text
     assert "expanded: 3 abbr, 0 acronym" in text and "x3 abbr: Mon (Monday)" in text
+
+
+def test_locators_are_lxml_element_paths() -> None:
+    """``Document.locate`` counts each parent's children once; its locators are lxml's
+    ``getelementpath`` ones (comments skipped, ``[n]`` only among same-name siblings),
+    on a hand-made tree and on the shared pages."""
+    from pathlib import Path
+
+    from kitten.document import Locators
+    from kitten.structure import parse_xhtml
+
+    def element_path(el) -> str:
+        return "/html/" + el.getroottree().getelementpath(el).replace("{http://www.w3.org/1999/xhtml}", "")
+
+    def check(root) -> int:
+        locate = Locators()
+        elements = [el for el in root.iter() if isinstance(el.tag, str)]
+        for el in reversed(elements):  # children asked before their parents
+            assert locate(el) == element_path(el)
+        return len(elements)
+
+    xhtml = ('<html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head><body>'
+             '<div><p>a</p><!-- c --><p>b</p><ul><li>x</li></ul></div><div><p>c</p><span/></div>'
+             '<table><tr><td>1</td><td>2</td></tr></table></body></html>')
+    assert check(parse_xhtml(xhtml)) == 16
+    corpora = Path(__file__).resolve().parents[1] / ".cache" / "corpora"
+    pages = sorted((corpora / "cleaneval-final").rglob("*.html"))[:20] if corpora.is_dir() else []
+    if not pages:
+        pytest.skip("shared corpora not unpacked in .cache/corpora")
+    from kitten.log import PageLog
+    from kitten.normalizer import to_xhtml
+    from kitten.normalizer.encoding import decode
+
+    config = Config()
+    n = 0
+    for page in pages:
+        log = PageLog()
+        n += check(parse_xhtml(to_xhtml(decode(page.read_bytes(), config.decode, log).text, config.normalize, log)))
+    assert n > 1000

@@ -54,7 +54,7 @@ from kitten.boilerplate.crf import load_model, model_path
 from kitten.boilerplate.features import COMMENTS, own_features, prose_region, word_count
 from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig, TablesConfig
-from kitten.document import Block, Document
+from kitten.document import Block, Document, Locators
 from kitten.log import PageLog
 from kitten.tables import data_tables
 
@@ -101,9 +101,9 @@ class Labelled:
     probability: float
     features: tuple[str, ...] = ()
 
-    def as_dict(self, features: bool = False) -> dict:
+    def as_dict(self, locate: Locators, features: bool = False) -> dict:
         out = {"label": self.label, "probability": round(self.probability, 4), "kind": self.block.kind,
-               "locator": self.block.locator, "text": " ".join(self.block.text().split())}
+               "locator": locate(self.block.source) or "", "text": " ".join(self.block.text().split())}
         if features:
             out["features"] = list(self.features)
         return out

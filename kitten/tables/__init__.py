@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from kitten.config import TablesConfig
-from kitten.document import Block, Document, locator_of
+from kitten.document import Block, Document
 from kitten.log import PageLog
 from kitten.resources import classifiers_dir
 from kitten.segment import ends_sentence
@@ -103,7 +103,7 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
     readings: list[TableReading] = []
     replace: list[tuple[int, int, list[Block]]] = []
     for tb, grid in found:
-        locator = locator_of(tb.element)
+        locator = doc.locate(tb.element) or ""
         if isinstance(grid, GridTooLarge):
             log.add("tables", "table-too-large", f"read linearly: {grid}", where=locator)
             text = " | ".join(x for x in (tb.caption, *tb.cell_text.values()) if x)

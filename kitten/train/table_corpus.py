@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Iterator
 
 from kitten.config import Config
-from kitten.document import Document, locator_of
+from kitten.document import Document
 from kitten.page import Page
 from kitten.tables.collect import TableBlocks, fill_text, leaf_tables, table_text
 from kitten.tables.grid import Grid, GridTooLarge, build_grid
@@ -71,7 +71,7 @@ def page_tables(path: Path, page: str, config: Config | None = None) -> Iterator
         except GridTooLarge:
             continue
         fill_text(grid, tb)
-        yield PageTable(page, locator_of(tb.element), fingerprint(grid), grid, tb, doc)
+        yield PageTable(page, doc.locate(tb.element) or "", fingerprint(grid), grid, tb, doc)
 
 
 def read_jsonl(path: Path) -> list[dict]:
