@@ -1,10 +1,14 @@
-"""Build of the optional C extension; everything else is in pyproject.toml.
+"""Build of the optional C extensions; everything else is in pyproject.toml.
 
 ``kitten.normalizer._fastwrite`` writes the common case of the XHTML writer in C
-(see kitten/normalizer/fastwrite.py). It is optional: without a C compiler the
-install still succeeds and the Python writer does the whole job, slower.
+(see kitten/normalizer/fastwrite.py); ``kitten.tables._forest`` evaluates the table
+and cell decision forests (kitten/tables/model.py). Both are optional: without a C
+compiler the install still succeeds and Python does the whole job, slower.
 """
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("kitten.normalizer._fastwrite", ["kitten/normalizer/_fastwrite.c"],
-                             optional=True, extra_compile_args=["-O2"])])
+setup(ext_modules=[
+    Extension("kitten.normalizer._fastwrite", ["kitten/normalizer/_fastwrite.c"], optional=True,
+              extra_compile_args=["-O2"]),
+    Extension("kitten.tables._forest", ["kitten/tables/_forest.c"], optional=True, extra_compile_args=["-O2"]),
+])

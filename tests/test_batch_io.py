@@ -218,10 +218,20 @@ def big_table_page(rows: int = 200, cols: int = 50) -> str:
     return f"<html><body><p>A page with a big table.</p><table>{head}{body}</table></body></html>"
 
 
-def test_page_past_the_time_limit_does_not_hold_the_others(tmp_path: Path, capsys) -> None:
+def test_page_past_the_time_limit_does_not_hold_the_others(tmp_path: Path, capsys, monkeypatch) -> None:
+    import kitten.workers
+
+    real = kitten.workers.convert
+
+    def slow(record, job):
+        if record.id == "big.html":
+            time.sleep(60)  # a page that never ends, whatever the machine's speed
+        return real(record, job)
+
+    monkeypatch.setattr(kitten.workers, "convert", slow)  # the workers are forked with it
     src = tmp_path / "in"
     _pages(src, 4)
-    (src / "big.html").write_text(big_table_page(), encoding="utf-8")  # about 5 s of tables work
+    (src / "big.html").write_text(big_table_page(), encoding="utf-8")
     out = tmp_path / "out"
     start = time.monotonic()
     code, _, err = run(["extract", str(src), "-o", str(out), "--page-timeout", "1", "-j", "2"], capsys)
@@ -260,7 +270,7 @@ def test_workers_exit_when_the_main_process_is_killed(tmp_path: Path) -> None:
     src = tmp_path / "in"
     src.mkdir()
     for i in range(6):
-        (src / f"big{i}.html").write_text(big_table_page(300), encoding="utf-8")
+        (src / f"big{i}.html").write_text(big_table_page(1500), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "kitten", "extract", str(src), "-o", str(tmp_path / "out"),
                              "-j", "2", "-q"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -410,7 +420,7 @@ def test_ctrl_c_stops_cleanly_with_the_summary_so_far(tmp_path: Path) -> None:
     src = tmp_path / "in"
     _pages(src, 3)
     for i in range(4):  # after the small pages in input order
-        (src / f"zbig{i}.html").write_text(big_table_page(300), encoding="utf-8")
+        (src / f"zbig{i}.html").write_text(big_table_page(1500), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "kitten", "extract", str(src), "-o", str(tmp_path / "out"), "-j", "2"],
                             env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)

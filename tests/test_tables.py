@@ -254,6 +254,44 @@ def test_a_tree_predicts_from_its_json():
     assert m.predict([0.0]) == ("data", 1.0) and m.predict([1.0]) == ("layout", 1.0)
 
 
+def test_the_c_forest_gives_the_python_evaluators_numbers():
+    """``Model.proba_many`` (C, ``kitten/tables/_forest.c``) equals ``python_proba``
+    number for number on the cells and tables of real pages (both shipped models)."""
+    from kitten.tables.features import cell_features, table_features
+
+    table_model, cell_model = models()
+    if table_model.packed is None:
+        pytest.skip("kitten.tables._forest is not built")
+    pages = sorted((CORPORA / "wikipedia-tables").rglob("*.html"))[:15]
+    if not pages:
+        pytest.skip("shared corpora not unpacked in .cache/corpora")
+    tables = cells = 0
+    for page in pages:
+        doc = build_document(parse_xhtml(to_xhtml(page.read_text(encoding="utf-8"), Config().normalize, PageLog())),
+                             Config().structure, PageLog())
+        for tb in leaf_tables(doc):
+            grid = build_grid(tb.element, 2000, 100, 100)
+            fill_text(grid, tb)
+            v = view(grid)
+            x = table_features(v, tb.embedded)
+            assert table_model.proba_many([x]) == [table_model.python_proba(x)]
+            xs = cell_features(v, tb.cell_breaks)
+            stage1 = cell_model.stage1
+            assert stage1.proba_many(xs) == [stage1.python_proba(c) for c in xs]
+            tables, cells = tables + 1, cells + len(xs)
+    assert tables > 50 and cells > 2000
+    with pytest.raises(ValueError, match="shorter"):
+        stage1.proba_many([[0.0]])
+
+
+def test_header_runs_are_the_last_header_rows_above_each_row():
+    from kitten.tables.clauses import header_runs
+
+    assert header_runs([True, True, False, False, True, False, True]) == [
+        range(0), range(0, 1), range(0, 2), range(0, 2), range(0, 2), range(4, 5), range(4, 5)]
+    assert header_runs([False, True, False]) == [range(0), range(0), range(1, 2)]
+
+
 def test_layout_tables_stay_linear():
     html = ("<table><tr><td><a href='/'>Home</a></td><td><a href='/news'>News</a></td>"
             "<td><a href='/about'>About us</a></td></tr></table><p>Text.</p>")

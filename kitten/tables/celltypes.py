@@ -10,9 +10,9 @@ def type_cells(v: TableView, breaks: dict, model: Model | Stacked) -> None:
     base = cell_features(v, breaks)
     if isinstance(model, Stacked):
         stage1 = model.stage1
-        probs = [stage1.proba(x) for x in base]
+        probs = stage1.proba_many(base)
         context = context_features(v, probs, stage1.classes)
         base = [x + cx for x, cx in zip(base, context)]
         model = model.stage2
-    for cell, x in zip(v.grid.cells, base):
-        cell.type = model.predict(x)[0]
+    for cell, (label, _) in zip(v.grid.cells, model.predict_many(base)):
+        cell.type = label

@@ -92,19 +92,25 @@ def section_rows(grid: Grid, is_header_row: list[bool]) -> dict[int, str]:
     return out
 
 
-def column_headers(grid: Grid, is_header_row: list[bool], row: int, cols: range, sep: str) -> str:
-    """Headers over ``cols`` in the last run of header rows above ``row``, top to bottom."""
-    r = row - 1
-    while r >= 0 and not is_header_row[r]:
-        r -= 1
-    if r < 0:
-        return ""
-    end = r
-    while r >= 0 and is_header_row[r]:
-        r -= 1
+def header_runs(is_header_row: list[bool]) -> list[range]:
+    """For each row, the last run of header rows above it (an empty range when none),
+    found in one pass over the rows."""
+    out: list[range] = []
+    last, start = range(0), None
+    for r, is_header in enumerate(is_header_row):
+        out.append(last if start is None else range(start, r))
+        if is_header:
+            start = r if start is None else start
+        elif start is not None:
+            last, start = range(start, r), None
+    return out
+
+
+def column_headers(grid: Grid, run: range, cols: range, sep: str) -> str:
+    """Headers over ``cols`` in the header rows of ``run`` (``header_runs``), top to bottom."""
     texts: list[str] = []
     seen: set[int] = set()
-    for rr in range(r + 1, end + 1):
+    for rr in run:
         for col in cols:
             c = grid.slots[rr][col]
             if c is not None and id(c) not in seen and c.type == "header" and c.text:
@@ -120,6 +126,7 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
     for r in sections:  # a section header is no column header
         is_header_row[r] = False
     thema = _join([c.text for c in grid.cells if c.type == "thema"], config.level_separator) or grid.caption
+    runs = header_runs(is_header_row)
     out: list[Clause] = []
     group = ""
     for r in range(grid.n_rows):
@@ -138,13 +145,11 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         headers = [h for h in row if h.type == "header" and h.text]
         parts = []
         for h in headers:  # the entity with the name of its column ("Name: Anna Meares (AUS)")
-            corner = column_headers(grid, is_header_row, h.row, range(h.col, h.col + h.colspan),
-                                    config.level_separator)
+            corner = column_headers(grid, runs[h.row], range(h.col, h.col + h.colspan), config.level_separator)
             if corner and corner != _label(h.text):
                 parts.append(f"{corner}{config.value_separator}{h.text}")
         for d in data:
-            column = column_headers(grid, is_header_row, r, range(d.col, d.col + d.colspan),
-                                    config.level_separator)
+            column = column_headers(grid, runs[r], range(d.col, d.col + d.colspan), config.level_separator)
             # the row headers left of the value, else those right of it (a rank before the name)
             bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
             row_header = _join([_label(h.text) for h in bound], config.level_separator)

@@ -300,7 +300,9 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     for col, top_cell in zip(v.cols, tops):
         below = [types[id(c)] for c in col if c.row > top_row and c.text]
         if top_cell is not None and top_cell.text and below:
-            counts = {t: below.count(t) for t in below}
+            counts: dict[str, int] = {}
+            for t in below:
+                counts[t] = counts.get(t, 0) + 1
             most = max(counts.values())
             differs += counts.get(types[id(top_cell)], 0) != most  # a tie counts as agreement
     top_differs = differs / (len(v.cols) or 1)
@@ -320,13 +322,16 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             if c.text:
                 first_text[id(c)] = True
                 break
+    # text types counted once per row and column: a cell's "others" are its row (column)
+    # but itself, so each share is a subtraction, not a scan (linear in the cells)
+    row_types = [_type_counts(row, types) for row in v.rows]
+    col_types = [_type_counts(col, types) for col in v.cols]
     out = []
     for c in g.cells:
         t = types[id(c)]
         m = marks[id(c)]
-        row, col = v.rows[c.row], v.cols[c.col]
-        others_r = [types[id(x)] for x in row if x is not c]
-        others_c = [types[id(x)] for x in col if x is not c]
+        in_row, in_col = row_types[c.row], col_types[c.col]
+        n_r, n_c = (len(v.rows[c.row]) - 1) or 1, (len(v.cols[c.col]) - 1) or 1
         above = g.slots[c.row - 1][c.col] if c.row > 0 else None
         left = g.slots[c.row][c.col - 1] if c.col > 0 else None
         length = len(c.text)
@@ -339,20 +344,29 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             min(1.0, m.emphasis_chars / length) if length else 0.0,
             float(t == "numeric"), float(t == "date"), float(t == "alpha"), float(t == "empty"),
             length, len(c.text.split()), float(is_link_cell(c, m)),
-            sum(1 for x in others_r if x == t) / (len(others_r) or 1),
-            sum(1 for x in others_c if x == t) / (len(others_c) or 1),
+            (in_row[t] - 1) / n_r,
+            (in_col[t] - 1) / n_c,
             rth, cth, rem, cem,
             float(above is not None and above.tag == "th"), float(left is not None and left.tag == "th"),
             _SECTION.get(c.section, 0.0), float(c.text.endswith(":")), table_th, g.n_rows, g.n_cols,
             float(id(c) in first_text),
             float(tops[c.col] is not None and tops[c.col] is not c and c.row > top_row and bool(tops[c.col].text)),
             float(tops[c.col] is not None and tops[c.col] is not c and c.row > top_row and strong(tops[c.col])),
-            sum(1 for x in others_r if x in ("numeric", "date")) / (len(others_r) or 1),
-            sum(1 for x in others_c if x == "alpha") / (len(others_c) or 1),
+            (in_row["numeric"] + in_row["date"] - (t in ("numeric", "date"))) / n_r,
+            (in_col["alpha"] - (t == "alpha")) / n_c,
             length / col_len[c.col] if col_len[c.col] else 0.0, row_emph[c.row], top_differs, top_strong,
             col_distinct[c.col], float(c.col == first_alpha), col_links[c.col],
         ])
     return out
+
+
+def _type_counts(cells: list[Cell], types: dict) -> dict[str, int]:
+    """How many of ``cells`` have each text type (0 for the types absent)."""
+    counts = dict.fromkeys(("numeric", "date", "alpha", "empty"), 0)
+    for c in cells:
+        t = types[id(c)]
+        counts[t] = counts.get(t, 0) + 1
+    return counts
 
 
 #: Features of the second stage of the cell model (collective classification): what the
@@ -372,17 +386,21 @@ def context_features(v: TableView, probs: list[list[float]], classes: tuple[str,
     probabilities ``probs`` (same order; columns in the order of ``classes``)."""
     h, d = classes.index("header"), classes.index("data")
     p = {id(c): pr for c, pr in zip(v.grid.cells, probs)}
+    # sums over each row and column once; a cell's mean over the others subtracts its own
+    # (exactly summed, so the order of the cells does not change the result)
+    row_h = [math.fsum(p[id(x)][h] for x in row) for row in v.rows]
+    row_d = [math.fsum(p[id(x)][d] for x in row) for row in v.rows]
+    col_h = [math.fsum(p[id(x)][h] for x in col) for col in v.cols]
     out = []
     for c, pr in zip(v.grid.cells, probs):
-        row = [x for x in v.rows[c.row] if x is not c]
-        col = [x for x in v.cols[c.col] if x is not c]
+        n_row, n_col = len(v.rows[c.row]) - 1, len(v.cols[c.col]) - 1
         top, first = v.cols[c.col][0], v.rows[c.row][0]
         out.append([
             pr[h],
-            sum(p[id(x)][h] for x in row) / len(row) if row else 0.0,
-            sum(p[id(x)][h] for x in col) / len(col) if col else 0.0,
+            (row_h[c.row] - pr[h]) / n_row if n_row else 0.0,
+            (col_h[c.col] - pr[h]) / n_col if n_col else 0.0,
             p[id(top)][h] if top is not c else -1.0,
             p[id(first)][h] if first is not c else -1.0,
-            sum(p[id(x)][d] for x in row) / len(row) if row else 0.0,
+            (row_d[c.row] - pr[d]) / n_row if n_row else 0.0,
         ])
     return out

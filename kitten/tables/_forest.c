@@ -1,0 +1,181 @@
+/* Decision forests of kitten/tables/model.py evaluated in C (optional; the Python
+ * Model.proba gives the same numbers, operation for operation, and is used when this
+ * module is not built).
+ *
+ *   pack(left, right, feature, threshold, values, roots, n_classes) -> capsule
+ *       the trees of a forest laid end to end: node arrays (left == -1 at a leaf, child
+ *       indexes absolute), the class shares of every node (n_classes each; zeros at
+ *       inner nodes), the index of each tree's root.
+ *   proba(capsule, rows) -> [[p_class, ...], ...]
+ *       for each feature vector: the mean over the trees of the shares at the leaf
+ *       reached (left when x[feature] <= threshold), summed tree by tree in order and
+ *       divided by the number of trees, as Model.proba does; one tree: its shares.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    Py_ssize_t n_nodes, n_trees, n_classes, n_features;
+    int *left, *right, *feature, *roots;
+    double *threshold, *values;
+} Forest;
+
+static void forest_free(PyObject *capsule) {
+    Forest *f = PyCapsule_GetPointer(capsule, "kitten.forest");
+    if (!f) return;
+    free(f->left); free(f->right); free(f->feature); free(f->roots);
+    free(f->threshold); free(f->values); free(f);
+}
+
+static int ints(PyObject *seq, Py_ssize_t n, int *out) {
+    PyObject *fast = PySequence_Fast(seq, "a sequence of integers");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "node arrays of different lengths");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int doubles(PyObject *seq, Py_ssize_t n, double *out) {
+    PyObject *fast = PySequence_Fast(seq, "a sequence of numbers");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "node arrays of different lengths");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1.0 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *pack(PyObject *self, PyObject *args) {
+    PyObject *left, *right, *feature, *threshold, *values, *roots;
+    Py_ssize_t n_classes;
+    if (!PyArg_ParseTuple(args, "OOOOOOn", &left, &right, &feature, &threshold, &values, &roots, &n_classes))
+        return NULL;
+    Py_ssize_t n = PySequence_Size(left), t = PySequence_Size(roots);
+    if (n <= 0 || t <= 0 || n_classes <= 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an empty forest");
+        return NULL;
+    }
+    Forest *f = calloc(1, sizeof(Forest));
+    if (!f) return PyErr_NoMemory();
+    f->n_nodes = n; f->n_trees = t; f->n_classes = n_classes;
+    f->left = malloc(n * sizeof(int)); f->right = malloc(n * sizeof(int));
+    f->feature = malloc(n * sizeof(int)); f->roots = malloc(t * sizeof(int));
+    f->threshold = malloc(n * sizeof(double)); f->values = malloc(n * n_classes * sizeof(double));
+    if (!f->left || !f->right || !f->feature || !f->roots || !f->threshold || !f->values) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (ints(left, n, f->left) || ints(right, n, f->right) || ints(feature, n, f->feature)
+            || ints(roots, t, f->roots) || doubles(threshold, n, f->threshold)
+            || doubles(values, n * n_classes, f->values))
+        goto fail;
+    int max_feature = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (f->left[i] == -1) continue;
+        if (f->left[i] < 0 || f->left[i] >= n || f->right[i] < 0 || f->right[i] >= n || f->feature[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "a node points outside the forest");
+            goto fail;
+        }
+        if (f->feature[i] > max_feature) max_feature = f->feature[i];
+    }
+    for (Py_ssize_t i = 0; i < t; i++)
+        if (f->roots[i] < 0 || f->roots[i] >= n) {
+            PyErr_SetString(PyExc_ValueError, "a root outside the forest");
+            goto fail;
+        }
+    f->n_features = max_feature + 1;
+    PyObject *capsule = PyCapsule_New(f, "kitten.forest", forest_free);
+    if (capsule) return capsule;
+fail:
+    free(f->left); free(f->right); free(f->feature); free(f->roots);
+    free(f->threshold); free(f->values); free(f);
+    return NULL;
+}
+
+static PyObject *proba(PyObject *self, PyObject *args) {
+    PyObject *capsule, *rows;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &rows)) return NULL;
+    Forest *f = PyCapsule_GetPointer(capsule, "kitten.forest");
+    if (!f) return NULL;
+    PyObject *rows_fast = PySequence_Fast(rows, "a sequence of feature vectors");
+    if (!rows_fast) return NULL;
+    Py_ssize_t n_rows = PySequence_Fast_GET_SIZE(rows_fast), k = f->n_classes;
+    PyObject *out = PyList_New(n_rows);
+    double *x = NULL, *sums = malloc(k * sizeof(double));
+    Py_ssize_t x_size = 0;
+    if (!out || !sums) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t r = 0; r < n_rows; r++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows_fast, r), "a feature vector");
+        if (!row) goto fail;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(row);
+        if (m < f->n_features) {
+            Py_DECREF(row);
+            PyErr_SetString(PyExc_ValueError, "a feature vector shorter than the model's features");
+            goto fail;
+        }
+        if (m > x_size) {
+            double *grown = realloc(x, m * sizeof(double));
+            if (!grown) { Py_DECREF(row); PyErr_NoMemory(); goto fail; }
+            x = grown; x_size = m;
+        }
+        for (Py_ssize_t i = 0; i < m; i++) {
+            x[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(row, i));
+            if (x[i] == -1.0 && PyErr_Occurred()) { Py_DECREF(row); goto fail; }
+        }
+        Py_DECREF(row);
+        for (Py_ssize_t c = 0; c < k; c++) sums[c] = 0.0;
+        for (Py_ssize_t t = 0; t < f->n_trees; t++) {
+            int node = f->roots[t];
+            while (f->left[node] != -1)
+                node = x[f->feature[node]] <= f->threshold[node] ? f->left[node] : f->right[node];
+            const double *v = f->values + (Py_ssize_t)node * k;
+            for (Py_ssize_t c = 0; c < k; c++) sums[c] += v[c];
+        }
+        PyObject *p = PyList_New(k);
+        if (!p) goto fail;
+        for (Py_ssize_t c = 0; c < k; c++) {
+            /* one tree: its shares as they are (Model.proba does not divide then) */
+            double value = f->n_trees == 1 ? sums[c] : sums[c] / (double)f->n_trees;
+            PyObject *num = PyFloat_FromDouble(value);
+            if (!num) { Py_DECREF(p); goto fail; }
+            PyList_SET_ITEM(p, c, num);
+        }
+        PyList_SET_ITEM(out, r, p);
+    }
+    free(x); free(sums);
+    Py_DECREF(rows_fast);
+    return out;
+fail:
+    free(x); free(sums);
+    Py_XDECREF(out);
+    Py_DECREF(rows_fast);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"pack", pack, METH_VARARGS, "Lay a forest's trees out for proba()."},
+    {"proba", proba, METH_VARARGS, "Class probabilities of each feature vector."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_forest", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__forest(void) { return PyModule_Create(&module); }
