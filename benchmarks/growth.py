@@ -1,0 +1,111 @@
+"""Does any step grow faster than the page? Times of whole extraction (and of each step)
+on generated pages of growing size, one process.
+
+    python benchmarks/growth.py [--only table,flat,attrs,list] [--format text|json] [--big]
+
+Pages (generated, nothing read from disk):
+- ``table``: a data table of 50 columns (a header row, then numbers), 500 / 1,000 / 1,900
+  rows (issue 19: 1,900 rows under 2 s, time linear in cells);
+- ``flat``: flat sibling ``div`` paragraphs, 2 / 4 / 8 MB (``--big``: and 30 MB, under 30 s);
+- ``list``: one flat list of link items, 5,000 / 10,000 / 20,000 items;
+- ``lists``: sibling lists of one link item each (each removal logged with the list's
+  locator), 5,000 / 10,000 / 20,000 lists;
+- ``attrs``: one element with 50,000 / 100,000 / 200,000 attributes (under 5 s).
+
+For each size: seconds of the whole ``run_page`` (best of 2 below 10 s), in this process
+with the garbage collector set as in a worker (``kitten.workers.GC_THRESHOLD``), and the
+ratio of time per unit of size to the smallest size's (1.0 = linear; 2.0 at twice the
+size = quadratic). ``--format json`` also renders the JSON output (per-block locators).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+
+from kitten.config import Config
+from kitten.page import Page
+from kitten.pipeline import run_page
+from kitten.workers import GC_THRESHOLD
+
+
+def table(rows: int) -> bytes:
+    head = "<tr>" + "".join(f"<th>Column {c}</th>" for c in range(50)) + "</tr>"
+    body = "".join("<tr>" + "".join(f"<td>{r * c}</td>" for c in range(50)) + "</tr>" for r in range(rows))
+    return f"<html><body><table>{head}{body}</table></body></html>".encode()
+
+
+def flat(mb: float) -> bytes:
+    out, size, i = ["<html><body>"], 0, 0
+    while size < mb * 2**20:
+        line = f"<div>Sibling block {i} with a few words of text.</div>\n"
+        out.append(line)
+        size += len(line)
+        i += 1
+    out.append("</body></html>")
+    return "".join(out).encode()
+
+
+def link_list(items: int) -> bytes:
+    lis = "".join(f'<li><a href="/p{i}">Page {i}</a></li>' for i in range(items))
+    return f"<html><body><p>Pages of the site:</p><ul>{lis}</ul><p>The end of the page.</p></body></html>".encode()
+
+
+def sibling_lists(n: int) -> bytes:
+    uls = "".join(f'<ul><li><a href="/p{i}">Page {i}</a></li></ul>' for i in range(n))
+    return f"<html><body><p>Pages of the site.</p>{uls}<p>The end of the page.</p></body></html>".encode()
+
+
+def attrs(n: int) -> bytes:
+    a = " ".join(f'data-a{i}="{i}"' for i in range(n))
+    return f"<html><body><div {a}>One paragraph of text.</div></body></html>".encode()
+
+
+KINDS = {
+    "table": (table, (500, 1000, 1900), "rows"),
+    "flat": (flat, (2, 4, 8), "MB"),
+    "list": (link_list, (5000, 10000, 20000), "items"),
+    "lists": (sibling_lists, (5000, 10000, 20000), "lists"),
+    "attrs": (attrs, (50000, 100000, 200000), "attributes"),
+}
+
+
+def timed(data: bytes, config: Config, target: str) -> tuple[float, str]:
+    best, status = float("inf"), ""
+    for _ in range(2):
+        t0 = time.perf_counter()
+        result = run_page(Page(data, "page.html"), config, target)
+        best = min(best, time.perf_counter() - t0)
+        status = result.status
+        if best > 10:
+            break
+    return best, status
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default=",".join(KINDS))
+    ap.add_argument("--format", default="text", choices=("text", "json"))
+    ap.add_argument("--big", action="store_true", help="also the 30 MB flat page")
+    args = ap.parse_args(argv)
+    gc.set_threshold(*GC_THRESHOLD)
+    config = Config()
+    run_page(Page(table(3), "warm.html"), config, args.format)  # models loaded
+    for kind in args.only.split(","):
+        make, sizes, unit = KINDS[kind]
+        if kind == "flat" and args.big:
+            sizes = (*sizes, 30)
+        first = None
+        for size in sizes:
+            data = make(size)
+            seconds, status = timed(data, config, args.format)
+            per = seconds / size
+            first = first or per
+            print(f"{kind:6s} {size:>7,} {unit:10s} {len(data) / 1e6:7.1f} MB  {seconds:7.2f} s  "
+                  f"time per {unit[:-1] if unit.endswith('s') else unit} x{per / first:4.2f} of the smallest  {status}",
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
