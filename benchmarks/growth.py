@@ -1,11 +1,12 @@
 """Does any step grow faster than the page? Times of whole extraction (and of each step)
 on generated pages of growing size, one process.
 
-    python benchmarks/growth.py [--only table,flat,attrs,list] [--format text|json] [--big]
+    python benchmarks/growth.py [--only table,rowheads,flat,list,lists,attrs] [--format text|json] [--big]
 
 Pages (generated, nothing read from disk):
 - ``table``: a data table of 50 columns (a header row, then numbers), 500 / 1,000 / 1,900
   rows (issue 19: 1,900 rows under 2 s, time linear in cells);
+- ``rowheads``: the same with a header cell naming each row (50 x 500 / 1,000 / 1,900);
 - ``flat``: flat sibling ``div`` paragraphs, 2 / 4 / 8 MB (``--big``: and 30 MB, under 30 s);
 - ``list``: one flat list of link items, 5,000 / 10,000 / 20,000 items;
 - ``lists``: sibling lists of one link item each (each removal logged with the list's
@@ -32,6 +33,14 @@ from kitten.workers import GC_THRESHOLD
 def table(rows: int) -> bytes:
     head = "<tr>" + "".join(f"<th>Column {c}</th>" for c in range(50)) + "</tr>"
     body = "".join("<tr>" + "".join(f"<td>{r * c}</td>" for c in range(50)) + "</tr>" for r in range(rows))
+    return f"<html><body><table>{head}{body}</table></body></html>".encode()
+
+
+def row_header_table(rows: int) -> bytes:
+    """A table whose rows are named by a header cell (each name is searched for in the clauses)."""
+    head = "<tr><th>Name</th>" + "".join(f"<th>Column {c}</th>" for c in range(49)) + "</tr>"
+    body = "".join(f"<tr><th>Person number {r}</th>" + "".join(f"<td>{r * c}</td>" for c in range(49)) + "</tr>"
+                   for r in range(rows))
     return f"<html><body><table>{head}{body}</table></body></html>".encode()
 
 
@@ -63,6 +72,7 @@ def attrs(n: int) -> bytes:
 
 KINDS = {
     "table": (table, (500, 1000, 1900), "rows"),
+    "rowheads": (row_header_table, (500, 1000, 1900), "rows"),
     "flat": (flat, (2, 4, 8), "MB"),
     "list": (link_list, (5000, 10000, 20000), "items"),
     "lists": (sibling_lists, (5000, 10000, 20000), "lists"),

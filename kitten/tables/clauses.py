@@ -127,6 +127,15 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         is_header_row[r] = False
     thema = _join([c.text for c in grid.cells if c.type == "thema"], config.level_separator) or grid.caption
     runs = header_runs(is_header_row)
+    known: dict[tuple[int, int, int, int], str] = {}  # column headers already joined
+
+    def headers_over(run: range, col: int, span: int) -> str:
+        key = (run.start, run.stop, col, span)
+        text = known.get(key)
+        if text is None:
+            text = known[key] = column_headers(grid, run, range(col, col + span), config.level_separator)
+        return text
+
     out: list[Clause] = []
     group = ""
     for r in range(grid.n_rows):
@@ -145,11 +154,11 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         headers = [h for h in row if h.type == "header" and h.text]
         parts = []
         for h in headers:  # the entity with the name of its column ("Name: Anna Meares (AUS)")
-            corner = column_headers(grid, runs[h.row], range(h.col, h.col + h.colspan), config.level_separator)
+            corner = headers_over(runs[h.row], h.col, h.colspan)
             if corner and corner != _label(h.text):
                 parts.append(f"{corner}{config.value_separator}{h.text}")
         for d in data:
-            column = column_headers(grid, runs[r], range(d.col, d.col + d.colspan), config.level_separator)
+            column = headers_over(runs[r], d.col, d.colspan)
             # the row headers left of the value, else those right of it (a rank before the name)
             bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
             row_header = _join([_label(h.text) for h in bound], config.level_separator)
@@ -167,8 +176,21 @@ def unused_cells(grid: Grid, clauses: list[Clause]) -> list[Cell]:
     header over a column of row headers ("Name" above the names: the paper's clause
     binds each value to the entity, not to the name of the entities' column)."""
     text = "\n".join(c.text for c in clauses)
-    entity_columns = {col for c in grid.cells if c.type == "header" and c.text and _label(c.text) in text
+    by_row: dict[int, list[str]] = {}
+    for clause in clauses:
+        by_row.setdefault(clause.row, []).append(clause.text)
+
+    def carried(c: Cell) -> bool:
+        """Some clause holds the cell's label: the clauses of its own rows first (a row
+        header is in its row's clause), the whole text only if not (a search of the whole
+        text for each of a long table's row headers would be quadratic)."""
+        label = _label(c.text)
+        return any(label in t for r in range(c.row, c.row + c.rowspan) for t in by_row.get(r, ())) \
+            or label in text
+
+    candidates = [c for c in grid.cells if c.type not in ("data", "finalNonImportant") and c.text]
+    kept = {c.index: carried(c) for c in candidates}
+    entity_columns = {col for c in candidates if c.type == "header" and kept[c.index]
                       for col in range(c.col, c.col + c.colspan)}
-    return [c for c in grid.cells if c.type not in ("data", "finalNonImportant") and c.text
-            and any(ch.isalnum() for ch in c.text) and _label(c.text) not in text
+    return [c for c in candidates if any(ch.isalnum() for ch in c.text) and not kept[c.index]
             and not (c.type == "header" and entity_columns.issuperset(range(c.col, c.col + c.colspan)))]

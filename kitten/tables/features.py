@@ -190,18 +190,20 @@ class TableView:
     """What the features of a table and of its cells are computed from (computed once)."""
 
     grid: Grid
-    types: dict  # id(cell) -> text type
-    marks: dict  # id(cell) -> Markup
+    types: list[str]  # text type of each cell (by ``Cell.index``)
+    marks: list[Markup]  # markup of each cell (by ``Cell.index``)
     rows: list[list[Cell]]  # distinct cells covering each row
     cols: list[list[Cell]]  # distinct cells covering each column
+    links: list[bool]  # each cell is a link cell (``is_link_cell``; by ``Cell.index``)
 
 
 def view(grid: Grid) -> TableView:
-    types = {id(c): text_type(c.text) for c in grid.cells}
-    marks = {id(c): markup(c) for c in grid.cells}
+    types = [text_type(c.text) for c in grid.cells]
+    marks = [markup(c) for c in grid.cells]
     rows = [grid.row_cells(r) for r in range(grid.n_rows)]
     cols = [grid.col_cells(c) for c in range(grid.n_cols)]
-    return TableView(grid, types, marks, rows, cols)
+    links = [is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
+    return TableView(grid, types, marks, rows, cols, links)
 
 
 TABLE_FEATURES = (
@@ -226,16 +228,16 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     words = [len(c.text.split()) for c in filled]
     marks = v.marks
     types = v.types
-    links = sum(1 for c in filled if is_link_cell(c, marks[id(c)]))
-    forms = sum(1 for c in cells if marks[id(c)].forms)
-    images = sum(1 for c in cells if marks[id(c)].images)
-    alpha = sum(1 for c in filled if types[id(c)] == "alpha")
-    digit = sum(1 for c in filled if types[id(c)] in ("numeric", "date"))
+    links = sum(1 for c in filled if v.links[c.index])
+    forms = sum(1 for c in cells if marks[c.index].forms)
+    images = sum(1 for c in cells if marks[c.index].images)
+    alpha = sum(1 for c in filled if types[c.index] == "alpha")
+    digit = sum(1 for c in filled if types[c.index] in ("numeric", "date"))
     empty_rows = sum(1 for row in v.rows if any(not c.text for c in row)) / (g.n_rows or 1)
     empty_cols = sum(1 for col in v.cols if any(not c.text for c in col)) / (g.n_cols or 1)
     first = v.rows[0] if v.rows else []
-    first_th = sum(1 for c in first if c.tag == "th" or (c.text and marks[id(c)].emphasis_chars >= 0.8 * len(c.text)))
-    tags = sum(marks[id(c)].tags + 1 for c in cells)
+    first_th = sum(1 for c in first if c.tag == "th" or (c.text and marks[c.index].emphasis_chars >= 0.8 * len(c.text)))
+    tags = sum(marks[c.index].tags + 1 for c in cells)
     rm, rs = _mean_sd(per_row)
     cm, cs = _mean_sd(per_col)
     lm, ls = _mean_sd(lengths)
@@ -244,8 +246,8 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
         links / nf, forms / n, images / n, alpha / nf, digit / nf, 1 - len(filled) / n,
         _consistency_len([[len(c.text) for c in row] for row in v.rows]),
         _consistency_len([[len(c.text) for c in col] for col in v.cols]),
-        _consistency_type([[types[id(c)] for c in row] for row in v.rows]),
-        _consistency_type([[types[id(c)] for c in col] for col in v.cols]),
+        _consistency_type([[types[c.index] for c in row] for row in v.rows]),
+        _consistency_type([[types[c.index] for c in col] for col in v.cols]),
         sum(1 for w in words if w <= 4) / nf, sum(words) / nf,
         empty_rows, empty_cols, float(forms > 0), float(bool(g.caption)), math.log2(tags + 1),
         float(embedded), sum(1 for c in cells if c.tag == "th") / n,
@@ -289,7 +291,7 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     col_stats = [stats(col) for col in v.cols]
 
     def strong(c: Cell) -> bool:
-        return c.tag == "th" or bool(c.text) and marks[id(c)].emphasis_chars >= 0.8 * len(c.text)
+        return c.tag == "th" or bool(c.text) and marks[c.index].emphasis_chars >= 0.8 * len(c.text)
 
     row_emph = [sum(1 for c in row if strong(c)) / (len(row) or 1) for row in v.rows]
     col_len = [sum(len(c.text) for c in col) / (len(col) or 1) for col in v.cols]
@@ -298,13 +300,13 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     tops = [g.slots[top_row][col] for col in range(g.n_cols)] if g.n_rows else []
     differs = 0
     for col, top_cell in zip(v.cols, tops):
-        below = [types[id(c)] for c in col if c.row > top_row and c.text]
+        below = [types[c.index] for c in col if c.row > top_row and c.text]
         if top_cell is not None and top_cell.text and below:
             counts: dict[str, int] = {}
             for t in below:
                 counts[t] = counts.get(t, 0) + 1
             most = max(counts.values())
-            differs += counts.get(types[id(top_cell)], 0) != most  # a tie counts as agreement
+            differs += counts.get(types[top_cell.index], 0) != most  # a tie counts as agreement
     top_differs = differs / (len(v.cols) or 1)
     top_strong = row_emph[top_row] if row_emph else 0.0
     # per column, over its body (below the top row): distinct texts, words, links
@@ -313,23 +315,26 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
         body = [c for c in col if c.row > top_row and c.text]
         k = len(body) or 1
         col_distinct.append(len({c.text for c in body}) / k)
-        col_alpha.append(sum(1 for c in body if types[id(c)] == "alpha") / k)
-        col_links.append(sum(1 for c in body if is_link_cell(c, marks[id(c)])) / k)
+        col_alpha.append(sum(1 for c in body if types[c.index] == "alpha") / k)
+        col_links.append(sum(1 for c in body if v.links[c.index]) / k)
     first_alpha = next((i for i, a in enumerate(col_alpha) if a >= 0.5), -1)
-    first_text = {}
+    first_text = set()  # the first cell with text of each row
     for row in v.rows:
         for c in row:
             if c.text:
-                first_text[id(c)] = True
+                first_text.add(c.index)
                 break
     # text types counted once per row and column: a cell's "others" are its row (column)
     # but itself, so each share is a subtraction, not a scan (linear in the cells)
     row_types = [_type_counts(row, types) for row in v.rows]
     col_types = [_type_counts(col, types) for col in v.cols]
+    top_text = [top is not None and bool(top.text) for top in tops]  # per column
+    top_strong_col = [top is not None and strong(top) for top in tops]
     out = []
     for c in g.cells:
-        t = types[id(c)]
-        m = marks[id(c)]
+        below_top = c.row > top_row and tops[c.col] is not c
+        t = types[c.index]
+        m = marks[c.index]
         in_row, in_col = row_types[c.row], col_types[c.col]
         n_r, n_c = (len(v.rows[c.row]) - 1) or 1, (len(v.cols[c.col]) - 1) or 1
         above = g.slots[c.row - 1][c.col] if c.row > 0 else None
@@ -343,15 +348,15 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             rm, cm, breaks.get(c.element, 0), float(c.tag == "th"),
             min(1.0, m.emphasis_chars / length) if length else 0.0,
             float(t == "numeric"), float(t == "date"), float(t == "alpha"), float(t == "empty"),
-            length, len(c.text.split()), float(is_link_cell(c, m)),
+            length, len(c.text.split()), float(v.links[c.index]),
             (in_row[t] - 1) / n_r,
             (in_col[t] - 1) / n_c,
             rth, cth, rem, cem,
             float(above is not None and above.tag == "th"), float(left is not None and left.tag == "th"),
             _SECTION.get(c.section, 0.0), float(c.text.endswith(":")), table_th, g.n_rows, g.n_cols,
-            float(id(c) in first_text),
-            float(tops[c.col] is not None and tops[c.col] is not c and c.row > top_row and bool(tops[c.col].text)),
-            float(tops[c.col] is not None and tops[c.col] is not c and c.row > top_row and strong(tops[c.col])),
+            float(c.index in first_text),
+            float(below_top and top_text[c.col]),
+            float(below_top and top_strong_col[c.col]),
             (in_row["numeric"] + in_row["date"] - (t in ("numeric", "date"))) / n_r,
             (in_col["alpha"] - (t == "alpha")) / n_c,
             length / col_len[c.col] if col_len[c.col] else 0.0, row_emph[c.row], top_differs, top_strong,
@@ -364,7 +369,7 @@ def _type_counts(cells: list[Cell], types: dict) -> dict[str, int]:
     """How many of ``cells`` have each text type (0 for the types absent)."""
     counts = dict.fromkeys(("numeric", "date", "alpha", "empty"), 0)
     for c in cells:
-        t = types[id(c)]
+        t = types[c.index]
         counts[t] = counts.get(t, 0) + 1
     return counts
 
@@ -385,12 +390,12 @@ def context_features(v: TableView, probs: list[list[float]], classes: tuple[str,
     """Second-stage features of each cell of ``v.grid.cells`` from first-stage class
     probabilities ``probs`` (same order; columns in the order of ``classes``)."""
     h, d = classes.index("header"), classes.index("data")
-    p = {id(c): pr for c, pr in zip(v.grid.cells, probs)}
+    p = probs  # by Cell.index
     # sums over each row and column once; a cell's mean over the others subtracts its own
     # (exactly summed, so the order of the cells does not change the result)
-    row_h = [math.fsum(p[id(x)][h] for x in row) for row in v.rows]
-    row_d = [math.fsum(p[id(x)][d] for x in row) for row in v.rows]
-    col_h = [math.fsum(p[id(x)][h] for x in col) for col in v.cols]
+    row_h = [math.fsum(p[x.index][h] for x in row) for row in v.rows]
+    row_d = [math.fsum(p[x.index][d] for x in row) for row in v.rows]
+    col_h = [math.fsum(p[x.index][h] for x in col) for col in v.cols]
     out = []
     for c, pr in zip(v.grid.cells, probs):
         n_row, n_col = len(v.rows[c.row]) - 1, len(v.cols[c.col]) - 1
@@ -399,8 +404,8 @@ def context_features(v: TableView, probs: list[list[float]], classes: tuple[str,
             pr[h],
             (row_h[c.row] - pr[h]) / n_row if n_row else 0.0,
             (col_h[c.col] - pr[h]) / n_col if n_col else 0.0,
-            p[id(top)][h] if top is not c else -1.0,
-            p[id(first)][h] if first is not c else -1.0,
+            p[top.index][h] if top is not c else -1.0,
+            p[first.index][h] if first is not c else -1.0,
             (row_d[c.row] - pr[d]) / n_row if n_row else 0.0,
         ])
     return out

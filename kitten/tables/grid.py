@@ -40,6 +40,7 @@ class Cell:
     element: Any = field(repr=False, compare=False)
     text: str = ""  # white space collapsed; filled from the document's blocks
     type: str = ""  # cell type, set by the cell classifier
+    index: int = -1  # position in ``Grid.cells`` (per-cell data of a table is kept in lists)
 
     def covers(self, row: int, col: int) -> bool:
         return self.row <= row < self.row + self.rowspan and self.col <= col < self.col + self.colspan
@@ -146,7 +147,7 @@ def build_grid(table, max_rows: int = 2000, max_columns: int = 100, max_span: in
             clipped += c1 + c2
             if col + colspan > max_columns:
                 raise GridTooLarge(f"more than {max_columns} columns")
-            cell = Cell(r, col, rowspan, colspan, "th" if tag == _TH else "td", section, td)
+            cell = Cell(r, col, rowspan, colspan, "th" if tag == _TH else "td", section, td, index=len(cells))
             cells.append(cell)
             for rr in range(r, r + rowspan):
                 target = slots[rr]

@@ -78,7 +78,7 @@ def header_row(v: TableView) -> int:
         data = [c for c in own if c.type == "data"]
         headers = [c for c in own if c.type == "header"]
         if len(data) == 1 and len(headers) >= 2 and len(headers) + 1 == len(own):
-            if v.types[id(data[0])] not in ("numeric", "date"):
+            if v.types[data[0].index] not in ("numeric", "date"):
                 data[0].type = "header"
                 n += 1
     return n
@@ -88,10 +88,10 @@ def numeric_th(v: TableView) -> int:
     g = v.grid
     numeric_data_above: dict[int, int] = {}  # column -> first row with numeric data
     for c in g.cells:
-        if c.type == "data" and v.types[id(c)] == "numeric":
+        if c.type == "data" and v.types[c.index] == "numeric":
             numeric_data_above[c.col] = min(numeric_data_above.get(c.col, c.row), c.row)
     changes = [c for c in g.cells if c.tag == "th" and c.col > 0 and c.type == "header"
-               and v.types[id(c)] == "numeric" and numeric_data_above.get(c.col, c.row) < c.row]
+               and v.types[c.index] == "numeric" and numeric_data_above.get(c.col, c.row) < c.row]
     for c in changes:
         c.type = "data"
     return len(changes)
