@@ -28,7 +28,7 @@ from kitten.normalizer import to_xhtml
 from kitten.normalizer.encoding import decode
 from kitten.page import Decoded, Page, Triage
 from kitten.lists import read_lists
-from kitten.render import document_dict, gate_readings, readings, render
+from kitten.render import document_dict, dumps, gate_readings, readings, render
 from kitten.segment import segment
 from kitten.structure import build_document, parse_xhtml
 from kitten.tables import read_tables
@@ -75,7 +75,7 @@ DUMPS: dict[str, tuple[str, Any]] = {
     "triage": (".triage.json", lambda t, _: json.dumps({"kind": t.kind, "reason": t.reason, "root": t.root})),
     "decode": (".decoded.html", lambda d, _: d.text),
     "normalize": (".xhtml", lambda x, _: x),
-    "structure": (".blocks.json", lambda d, _: json.dumps(document_dict(d), ensure_ascii=False, indent=1)),
+    "structure": (".blocks.json", lambda d, _: dumps(document_dict(d))),
     "gate": (".boilerplate.json", lambda ls, locate: json.dumps(gate_readings(ls, locate, features=True),
                                                                 ensure_ascii=False, indent=1)),
     "tables": (".tables.json", lambda ts, _: json.dumps(readings(ts), ensure_ascii=False, indent=1)),

@@ -179,6 +179,17 @@ def test_json_format_has_blocks_sentences_and_locators() -> None:
     assert data["abbreviations"] == [{"tag": "abbr", "text": "XY", "title": "x y", "expanded": True}]
 
 
+def test_streamed_json_is_what_the_standard_encoder_writes() -> None:
+    from kitten.render import dumps
+
+    data = {"lang": "en", "empty": [], "nested": {"a": [1, {"b": "x\ny"}], "c": {}}, "quote": 'é"',
+            "items": [{"text": "One.", "spans": [[0, 4]], "none": None}, {}, [], {"deep": [[], [{}]]}],
+            "none": []}
+    lazy = {k: iter(v) if isinstance(v, list) else v for k, v in data.items()}
+    assert dumps(lazy) == json.dumps(data, ensure_ascii=False, indent=1)
+    assert dumps({}) == "{}" and dumps({"x": iter([])}) == '{\n "x": []\n}'
+
+
 def test_bad_config_pattern_is_a_clear_error() -> None:
     from kitten.config import ConfigError
 
