@@ -355,13 +355,18 @@ class _Walker:
         q_marks: list[bool] = []  # per open <q>: quotation marks added
         walker = etree.iterwalk(body, events=("start", "end"))
         group: list = [None]
+        local_names: dict[str, str] = {}  # tag -> local name
+        # Below, ``add(x)`` is inlined where it is called for every element (text, tail)
+        # as its common case, which is all it does then: ASCII text into an open block.
         for event, el in walker:
             tag = el.tag
             if not isinstance(tag, str):  # comments, processing instructions
                 if event == "end" and el.tail:
                     add(el.tail)
                 continue
-            local = tag[_NS_LEN:] if tag.startswith(_NS) else tag
+            local = local_names.get(tag)
+            if local is None:
+                local = local_names[tag] = tag[_NS_LEN:] if tag.startswith(_NS) else tag
             if event == "start":
                 cls = el.get("class")
                 orig = _original(cls, local) if cls and "kitten-" in cls else local
@@ -404,7 +409,8 @@ class _Walker:
                 else:
                     is_block = not (display.startswith("inline") or display == "contents")
                 if is_block:
-                    flush()
+                    if run[0] is not None:
+                        flush()
                     if orig in GROUPS:
                         group.append(el)
                     contexts.append((True, el, KINDS.get(orig, "block"), orig, group[-1], False))
@@ -421,13 +427,18 @@ class _Walker:
                         alt = (el.get("alt") or "").strip()
                         if alt:
                             add(AltText(f" {alt} "))
-                if el.text:
-                    add(el.text)
+                text = el.text
+                if text:
+                    if run[0] is not None and text.isascii():
+                        run[0].inlines.append(text)
+                    else:
+                        add(text)
             else:
                 ctx = contexts.pop()
                 if not ctx[5]:
                     if ctx[0]:
-                        flush()
+                        if run[0] is not None:
+                            flush()
                         if ctx[3] in GROUPS:
                             group.pop()
                     elif local == "q":
@@ -439,6 +450,10 @@ class _Walker:
                             doc.abbreviations.append(abbreviation)
                             if abbreviation.expanded:
                                 add(f" ({abbreviation.title})")
-                if el.tail:
-                    add(el.tail)
+                tail = el.tail
+                if tail:
+                    if run[0] is not None and tail.isascii():
+                        run[0].inlines.append(tail)
+                    else:
+                        add(tail)
         flush()
