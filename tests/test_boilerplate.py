@@ -679,3 +679,17 @@ def test_japanese_blocks_count_function_characters_as_stop_words() -> None:
     stop = [next(f for f in fs if f.startswith("tok.stopword")) for fs in feats]
     assert stop[0] == stop[1] == "tok.stopword=0.0"  # katakana nouns: no function character
     assert stop[2] not in ("tok.stopword=0.0", "tok.stopword=na")
+
+
+def test_character_counts_split_at_ascii_are_the_counts_of_the_whole_text() -> None:
+    from kitten.boilerplate.features import _ASCII_ALPHA, _ASCII_DIGIT, _ASCII_UPPER, _count, _split_ascii
+
+    texts = ["Ünïcödé Straße 12", "Ǆemal ǅ ǆ İstanbul ², ١٢٣ Ⅻ", "中文，日本語のテキスト 2024年", "plain ASCII 42", "",
+             "Ελληνικά ΚΕΦΑΛΑΙΑ 𝟘𝟙 — «quotes»", "हिन्दी १२३ Русский ТЕКСТ"]
+    for text in texts:
+        data, rest = _split_ascii(text)
+        assert _count(data, _ASCII_ALPHA) + sum(map(str.isalpha, rest)) == sum(map(str.isalpha, text))
+        assert _count(data, _ASCII_DIGIT) + sum(map(str.isdigit, rest)) == sum(map(str.isdigit, text))
+        assert _count(data, _ASCII_UPPER) + sum(map(str.isupper, rest)) == sum(map(str.isupper, text))
+        assert _count(data, _ASCII_ALPHA) + _count(data, _ASCII_DIGIT) + sum(map(str.isalnum, rest)) \
+            == sum(map(str.isalnum, text))

@@ -348,6 +348,16 @@ def _count(data: bytes, chars: bytes) -> int:
     return len(data) - len(data.translate(None, chars))
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _split_ascii(text: str) -> tuple[bytes, str]:
+    """The ASCII characters of ``text`` (as bytes, for :func:`_count`) and the others: a
+    character's class does not depend on its neighbours, so a count over ``text`` is
+    the ASCII count plus a count over the (usually few) other characters."""
+    return text.encode("ascii", "ignore"), "".join(_NON_ASCII.findall(text))
+
+
 def _names(prefix: str, thresholds: tuple[float, ...]) -> list[str]:
     """``prefix=<threshold>`` for each threshold (what :func:`bucket` maps to), the
     first one twice: ``names[bisect_right(_below(thresholds), value) - 1]`` is the
@@ -463,8 +473,9 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
             digits = _count(data, _ASCII_DIGIT)
             letters = _count(data, _ASCII_ALPHA) + digits
         else:
-            letters = sum(map(str.isalnum, text))
-            digits = sum(map(str.isdigit, text))
+            data, rest = _split_ascii(text)
+            digits = _count(data, _ASCII_DIGIT) + sum(map(str.isdigit, rest))
+            letters = _count(data, _ASCII_ALPHA) + _count(data, _ASCII_DIGIT) + sum(map(str.isalnum, rest))
             unspaced = _unspaced_chars(text)
             if unspaced:  # Chinese, Japanese, Thai ...: about one word per two characters (word_count)
                 words += unspaced // 2
@@ -551,9 +562,10 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
                 digit = _count(data, _ASCII_DIGIT)
                 upper = _count(data, _ASCII_UPPER)
             else:
-                alpha = sum(map(str.isalpha, text))
-                digit = sum(map(str.isdigit, text))
-                upper = sum(map(str.isupper, text))
+                data, rest = _split_ascii(text)
+                alpha = _count(data, _ASCII_ALPHA) + sum(map(str.isalpha, rest))
+                digit = _count(data, _ASCII_DIGIT) + sum(map(str.isdigit, rest))
+                upper = _count(data, _ASCII_UPPER) + sum(map(str.isupper, rest))
             space = text.count(" ")
             punct = nc - alpha - digit - space
             out += [names["char.alpha"][br(Rb, alpha / nc) - 1], names["char.digit"][br(Rb, digit / nc) - 1],
