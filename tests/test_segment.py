@@ -179,9 +179,12 @@ def test_json_format_has_blocks_sentences_and_locators() -> None:
     assert data["abbreviations"] == [{"tag": "abbr", "text": "XY", "title": "x y", "expanded": True}]
 
 
-def test_streamed_json_is_what_the_standard_encoder_writes() -> None:
+@pytest.mark.parametrize("chunk", [1, 2, 1000])
+def test_streamed_json_is_what_the_standard_encoder_writes(chunk: int, monkeypatch) -> None:
+    import kitten.render
     from kitten.render import dumps
 
+    monkeypatch.setattr(kitten.render, "DUMPS_CHUNK", chunk)  # items encoded per call
     data = {"lang": "en", "empty": [], "nested": {"a": [1, {"b": "x\ny"}], "c": {}}, "quote": 'é"',
             "items": [{"text": "One.", "spans": [[0, 4]], "none": None}, {}, [], {"deep": [[], [{}]]}],
             "none": []}
