@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="time limit per page in seconds (default 60; 0: none); a page past it is "
                             "recorded as timeout with a plain-text dump, and its worker replaced")
         p.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY, metavar="MIB",
-                       help=f"address-space limit per worker process (default {DEFAULT_MAX_MEMORY}; 0: none)")
+                       help="address space a worker process may add to what it starts with "
+                            f"(default {DEFAULT_MAX_MEMORY}; 0: none)")
         p.add_argument("--max-page-size", type=float, default=MAX_PAGE_BYTES / 2**20, metavar="MIB",
                        help=f"largest input after decompression (default {MAX_PAGE_BYTES // 2**20}); "
                             "a larger one is a logged exclusion")

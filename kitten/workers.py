@@ -7,7 +7,8 @@ on in input order. A worker past the page time limit is killed and replaced (the
 outcome is ``timeout``); a worker that dies (a crash in native code, the memory limit) is
 replaced too (``failed``). Workers die with the parent (``PR_SET_PDEATHSIG`` on Linux,
 and a watch on the parent's pid everywhere), ignore Ctrl-C (the parent stops them), and
-run under an address-space limit (``RLIMIT_AS``) where the system has one.
+run under an address-space limit (``RLIMIT_AS``, on top of the address space they start
+with) where the system has one.
 """
 from __future__ import annotations
 
@@ -54,6 +55,18 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def _address_space() -> int:
+    """This process's address space in bytes (0 where ``/proc`` does not tell). A forked
+    worker starts with the parent's, which grows over a long batch (the plain-text dump
+    of a page whose worker died is made in the parent): the memory limit is counted on
+    top of it, or every worker started late in a batch would fail every page."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _worker_main(conn: Connection, job: Job, memory_limit: int, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -63,7 +76,8 @@ def _worker_main(conn: Connection, job: Job, memory_limit: int, parent: int) -> 
         try:
             import resource
 
-            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+            limit = _address_space() + memory_limit
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         except (ImportError, ValueError, OSError):
             pass
     while True:
