@@ -57,25 +57,37 @@ def records(paths: list[str], stats: InputStats, *, follow_symlinks: bool = Fals
     if paths == [STDIN]:
         yield from _stdin_records(stdin or sys.stdin.buffer, stats, max_bytes)
         return
+    for file in input_files(paths, stats, follow_symlinks=follow_symlinks):
+        yield from file_records(file, stats, max_bytes)
+
+
+def input_files(paths: list[str], stats: InputStats, *, follow_symlinks: bool = False) -> list[Record]:
+    """One record per input file of ``paths`` (folders walked), with its id and output
+    name planned among all of them: the first half of :func:`records`, which a
+    distributed run does once before handing the files to its tasks."""
     found = list(walk(paths, follow_symlinks, stats.names_skipped))
-    stems = plan_stems(found)
-    ids = _ids(found)
-    for f, stem, rid in zip(found, stems, ids):
-        if f.skip:
-            yield Record(rid, stem, str(f.path), path=f.path, skip=f.skip)
-            continue
-        try:
-            with open(f.path, "rb") as fh:
-                head = fh.read(512)
-                if is_warc(head) or is_warc_name(f.path.name):
-                    stats.warc_files += 1
-                    fh.seek(0)
-                    yield from read_warc(fh, rid, stem, stats.warc, max_bytes)
-                    continue
-        except OSError as exc:
-            yield Record(rid, stem, str(f.path), path=f.path, skip=f"cannot be read: {exc.strerror or exc}")
-            continue
-        yield Record(rid, stem, str(f.path), path=f.path)
+    return [Record(rid, stem, str(f.path), path=f.path, skip=f.skip)
+            for f, stem, rid in zip(found, plan_stems(found), _ids(found))]
+
+
+def file_records(file: Record, stats: InputStats, max_bytes: int = MAX_PAGE_BYTES) -> Iterator[Record]:
+    """The records of one input file of :func:`input_files`: the page records of a WARC
+    file (read as the stream is consumed), or the file itself."""
+    if file.skip or file.path is None:
+        yield file
+        return
+    try:
+        with open(file.path, "rb") as fh:
+            head = fh.read(512)
+            if is_warc(head) or is_warc_name(file.path.name):
+                stats.warc_files += 1
+                fh.seek(0)
+                yield from read_warc(fh, file.id, file.stem, stats.warc, max_bytes)
+                return
+    except OSError as exc:
+        yield Record(file.id, file.stem, file.source, path=file.path, skip=f"cannot be read: {exc.strerror or exc}")
+        return
+    yield file
 
 
 def _ids(found: list[Found]) -> list[str]:
@@ -150,4 +162,5 @@ def load(record: Record, max_bytes: int = MAX_PAGE_BYTES) -> bytes:
     return record.data
 
 
-__all__ = ["InputStats", "STDIN", "TooLarge", "check_inputs", "load", "read_input_list", "records"]
+__all__ = ["InputStats", "STDIN", "TooLarge", "check_inputs", "file_records", "input_files", "load", "read_input_list",
+           "records"]
