@@ -58,7 +58,7 @@ def dask_run(folder: Path, workers: int, out: Path) -> float:
     import kitten.dask
 
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
         client.run(lambda: kitten.extract(b"<table><tr><th>a</th></tr><tr><td>1</td></tr></table><p>x</p>"))
         start = time.perf_counter()
         records = kitten.dask.records([folder]).compute()

@@ -86,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--shard-size", type=int, default=0, metavar="N",
                            help="with --format jsonl: write -o as a folder of shards part-00000.jsonl.gz ... "
                                 "of N records, each renamed into place when complete (a re-run resumes by shard)")
+            p.add_argument("--engine", choices=("local", "dask"), default="local",
+                           help="local: worker processes on this machine (default); dask: one task per WARC "
+                                "file (or 64 other files) on a Dask cluster, each writing its own shard "
+                                "task-NNNNN.jsonl.gz in the folder -o (with --format jsonl; needs the dask extra)")
+            p.add_argument("--scheduler", metavar="ADDRESS",
+                           help="with --engine dask: the scheduler to use (tcp://host:8786); default: a local "
+                                "cluster of --jobs worker processes")
             p.add_argument("--jsonl-fields", default="", metavar="LIST",
                            help="with --format jsonl: comma-separated extras for each record: "
                                 + ", ".join(JSONL_FIELDS))
@@ -190,6 +197,13 @@ def _convert(args) -> int:
             raise InputError("--shard-size goes with --format jsonl")
         if args.page_timeout < 0 or args.max_memory < 0 or args.max_page_size <= 0:
             raise InputError("--page-timeout and --max-memory take 0 or more, --max-page-size more than 0")
+        if getattr(args, "engine", "local") == "dask" and (target != "jsonl" or not args.output
+                                                             or args.output == "-" or STDIN in paths
+                                                             or args.shard_size):
+            raise InputError("--engine dask writes --format jsonl to a folder -o, from files and folders "
+                             "(not standard input; its shards are one per task, not --shard-size)")
+        if getattr(args, "scheduler", None) and getattr(args, "engine", "local") != "dask":
+            raise InputError("--scheduler goes with --engine dask")
     except (ConfigError, InputError, CrfUnavailable) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
@@ -201,6 +215,8 @@ def _convert(args) -> int:
     limits = dict(jobs=jobs, page_timeout=args.page_timeout, memory_limit=args.max_memory * 2**20)
     if args.output is None and target != "jsonl":
         return _print_one(source, job, limits)
+    if getattr(args, "engine", "local") == "dask":
+        return _convert_on_dask(args, paths, job, jobs)
     try:
         if target == "jsonl":
             sink = JsonlSink(args.output or "-", shard_size=args.shard_size, overwrite=args.overwrite)
@@ -219,6 +235,42 @@ def _convert(args) -> int:
         if isinstance(sink, FolderSink) and not args.quiet:
             print(f"log: {sink.log_path}", file=sys.stderr)
     return 1 if summary.interrupted else 0
+
+
+def _convert_on_dask(args, paths: list[str], job: Job, jobs: int) -> int:
+    """``--engine dask``: the shards written by tasks on a Dask cluster (``kitten.dask``)."""
+    try:
+        import distributed
+
+        from kitten.dask import write_shards
+    except ImportError as exc:
+        print(f"kitten: --engine dask needs the dask extra: pip install 'kitten-text[dask]' ({exc})", file=sys.stderr)
+        return 2
+    try:
+        if args.scheduler:
+            client = distributed.Client(args.scheduler)
+        else:
+            cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                               dashboard_address=":0")
+            client = distributed.Client(cluster)
+    except (OSError, TimeoutError, ValueError) as exc:
+        print(f"kitten: cannot reach the Dask scheduler: {exc}", file=sys.stderr)
+        return 2
+    try:
+        result = write_shards(paths, Path(args.output), job, client, follow_symlinks=args.follow_symlinks,
+                              overwrite=args.overwrite)
+    except InputError as exc:
+        print(f"kitten: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        client.close()
+        if not args.scheduler:
+            cluster.close()
+    if not args.quiet or result.failed:
+        print(result.line(), file=sys.stderr)
+        for failure in result.failed[:10]:
+            print(f"  {failure}", file=sys.stderr)
+    return 1 if result.failed else 0
 
 
 def _check_models(config: Config, target: str) -> None:

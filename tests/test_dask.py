@@ -54,7 +54,7 @@ def _local_batch(src: Path, out: Path, capsys, *extra: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:
         yield c
 
@@ -80,3 +80,61 @@ def test_bag_is_a_bag_the_user_can_filter(tmp_path: Path, client) -> None:  # no
     assert len(done) == 44 and done[0] == "https://example.org/0/0" and done[-1] is None  # page files: no URL
     with pytest.raises(ValueError):
         kitten.dask.records(["-"])
+
+
+def _shard_lines(folder: Path) -> list[str]:
+    import gzip
+
+    return [line for shard in sorted(folder.glob("task-*.jsonl.gz"))
+            for line in gzip.decompress(shard.read_bytes()).decode("utf-8").splitlines()]
+
+
+def test_engine_dask_writes_shards_a_rerun_skips(tmp_path: Path, capsys) -> None:
+    src = _inputs(tmp_path)
+    expected = _local_batch(src, tmp_path / "local.jsonl", capsys)
+    out = tmp_path / "shards"
+    argv = ["extract", str(src), "--format", "jsonl", "-o", str(out), "--engine", "dask", "-j", "2"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "44 pages" in err and "shards written 4" in err  # 3 WARC files, 8 page files in one task
+    assert _shard_lines(out) == expected
+    manifest = json.loads((out / "task-00000.json").read_text(encoding="utf-8"))
+    assert manifest["records"] == 12 and manifest["counts"] == {"done": 12}
+    (out / "task-00002.json").unlink()  # as if that task had not finished
+    assert main(argv) == 0
+    assert "shards written 1, done by an earlier run 3" in capsys.readouterr().err
+    assert _shard_lines(out) == expected
+    assert main(["extract", str(src), "-o", str(out), "--engine", "dask"]) == 2  # text to a folder: local only
+    assert "--engine dask writes --format jsonl" in capsys.readouterr().err
+
+
+def test_a_worker_killed_mid_run_costs_no_record(tmp_path: Path, client) -> None:
+    import os
+    import signal
+    import threading
+    import time
+
+    import kitten.dask
+    from kitten.config import Config
+    from kitten.engine import Job
+
+    src = _inputs(tmp_path)
+    for w in range(3, 8):  # more WARC files: tasks still to run when a worker dies
+        (src / f"crawl-{w}.warc.gz").write_bytes((src / f"crawl-{w % 3}.warc.gz").read_bytes())
+    expected_local = tmp_path / "shards-ref"
+    ref = kitten.dask.write_shards([src], expected_local, Job("text", Config()), client)
+    assert not ref.failed
+    out = tmp_path / "shards"
+    result = {}
+    thread = threading.Thread(target=lambda: result.update(
+        run=kitten.dask.write_shards([src], out, Job("text", Config()), client)))
+    thread.start()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not list(out.glob("task-*.json")):
+        time.sleep(0.02)
+    victim = next(iter(client.run(os.getpid).values()))
+    os.kill(victim, signal.SIGKILL)  # a worker process dies mid-run; its nanny starts another
+    thread.join(120)
+    assert not result["run"].failed
+    assert _shard_lines(out) == _shard_lines(expected_local)  # every record, once, in order
+    assert len(_shard_lines(out)) == 8 * 12 + 8
