@@ -56,5 +56,11 @@ def normalize(data: bytes | str, *, url: str | None = None,
 def extract(data: bytes | str, *, url: str | None = None,
             headers: Mapping[str, str] | None = None, config: Config | None = None) -> str:
     """Text of one page ("" for excluded input such as sitemaps or binary files)."""
-    result = run_page(_page(data, url, headers), config or Config(), target="text")
-    return result.output or ""
+    return extract_result(data, url=url, headers=headers, config=config).output or ""
+
+
+def extract_result(data: bytes | str, *, url: str | None = None,
+                   headers: Mapping[str, str] | None = None, config: Config | None = None) -> PageResult:
+    """``extract`` with everything the pipeline knows of the page: ``status``, ``output``
+    (the text), ``log`` and each step's product (``products["structure"].lang``...)."""
+    return run_page(_page(data, url, headers), config or Config(), target="text")
