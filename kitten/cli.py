@@ -240,9 +240,10 @@ def _convert(args) -> int:
 def _convert_on_dask(args, paths: list[str], job: Job, jobs: int) -> int:
     """``--engine dask``: the shards written by tasks on a Dask cluster (``kitten.dask``)."""
     try:
+        import dask
         import distributed
 
-        from kitten.dask import write_shards
+        from kitten.dask import Limits, write_shards
     except ImportError as exc:
         print(f"kitten: --engine dask needs the dask extra: pip install 'kitten-text[dask]' ({exc})", file=sys.stderr)
         return 2
@@ -250,15 +251,17 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int) -> int:
         if args.scheduler:
             client = distributed.Client(args.scheduler)
         else:
-            cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                               dashboard_address=":0")
+            with dask.config.set({"distributed.worker.daemon": False}):  # tasks start page processes
+                cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                                   dashboard_address=":0")
             client = distributed.Client(cluster)
     except (OSError, TimeoutError, ValueError) as exc:
         print(f"kitten: cannot reach the Dask scheduler: {exc}", file=sys.stderr)
         return 2
     try:
         result = write_shards(paths, Path(args.output), job, client, follow_symlinks=args.follow_symlinks,
-                              overwrite=args.overwrite)
+                              overwrite=args.overwrite,
+                              limits=Limits(args.page_timeout, args.max_memory * 2**20))
     except InputError as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2

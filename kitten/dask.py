@@ -22,10 +22,9 @@ file, then renamed: a retried task never leaves a record twice), then a small ma
 beside it, ``task-00000.json`` (its records, first and last input file, counts by
 status); a re-run skips the tasks whose manifest is there for the same input files.
 
-What this does not do yet (issue 20): a time and memory limit per page inside a task
-(a page that hangs holds its task; one that kills its worker makes Dask retry the task,
-and after Dask's retries the task is reported failed, its pages with it), fsspec URLs,
-the datatrove step.
+Each page runs under the local batch's time and memory limits (``Limits``, see
+``_convert_files``) where the Dask worker can start a process. Not done yet (issue 20):
+fsspec URLs (``s3://``...).
 
 Needs the ``dask`` extra: ``pip install 'kitten-text[dask]'``.
 """
@@ -33,6 +32,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import multiprocessing
 import os
 import tempfile
 import time
@@ -51,6 +51,7 @@ from kitten.io.records import Record
 from kitten.io.sinks import jsonl_record
 from kitten.io.sources import InputStats, check_inputs, file_records, input_files
 from kitten.pipeline import Target
+from kitten.workers import run_records
 
 #: page files converted by one task (a WARC file is a task of its own)
 FILES_PER_TASK = 64
@@ -58,9 +59,11 @@ FILES_PER_TASK = 64
 
 def records(paths: Sequence[str | Path], config: Config | None = None, *, target: Target = "text",
             fields: Iterable[str] = (), files_per_task: int = FILES_PER_TASK, follow_symlinks: bool = False,
-            max_bytes: int = MAX_PAGE_BYTES) -> dask.bag.Bag:
+            max_bytes: int = MAX_PAGE_BYTES, page_timeout: float = 60.0, memory_limit: int = 0) -> dask.bag.Bag:
     """A bag of the JSON Lines records of every page of ``paths`` (files, folders, WARC
-    files), in input order; ``fields`` are the extras of ``--jsonl-fields``."""
+    files), in input order; ``fields`` are the extras of ``--jsonl-fields``;
+    ``page_timeout`` (seconds) and ``memory_limit`` (bytes) as in the local batch
+    (:func:`_convert_files`)."""
     names = [str(p) for p in paths]
     check_inputs(names)
     if "-" in names:
@@ -69,7 +72,8 @@ def records(paths: Sequence[str | Path], config: Config | None = None, *, target
     tasks = _tasks(input_files(names, InputStats(), follow_symlinks=follow_symlinks), files_per_task)
     if not tasks:
         return dask.bag.from_sequence([], npartitions=1)
-    return dask.bag.from_sequence(tasks, npartitions=len(tasks)).map_partitions(_convert_files, job)
+    limits = Limits(page_timeout, memory_limit)
+    return dask.bag.from_sequence(tasks, npartitions=len(tasks)).map_partitions(_convert_files, job, limits)
 
 
 def _tasks(files: list[Record], files_per_task: int) -> list[list[Record]]:
@@ -93,11 +97,36 @@ def _tasks(files: list[Record], files_per_task: int) -> list[list[Record]]:
     return tasks
 
 
-def _convert_files(partition: list[list[Record]], job: Job) -> list[dict]:
-    """A task: the records of its files, converted (``convert`` never raises)."""
+_WARM_UP = b"<title>t</title><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table><ul><li>x</li></ul>"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The time limit of a page (seconds; 0: none) and the memory a page's process may
+    add (bytes; 0: none), as ``--page-timeout`` and ``--max-memory``."""
+
+    page_timeout: float = 60.0
+    memory_limit: int = 0
+
+
+def _convert_files(partition: list[list[Record]], job: Job, limits: Limits = Limits()) -> list[dict]:
+    """A task: the records of its files, converted. With limits, the task runs the local
+    batch's worker pool (one worker process, ``kitten.workers.run_records``): a page past
+    its time limit is a ``timeout`` record, a page that kills its process (memory) a
+    ``failed`` one, and the task goes on. A Dask worker that is a daemon process cannot
+    start one (``distributed.worker.daemon``, true by default; ``--engine dask`` turns it
+    off for the clusters it starts): its tasks convert in the Dask worker, without limits."""
     stats = InputStats()
-    return [jsonl_record(convert(record, job)) for files in partition for f in files
-            for record in file_records(f, stats, job.max_bytes)]
+    source = (record for files in partition for f in files for record in file_records(f, stats, job.max_bytes))
+    if (limits.page_timeout <= 0 and limits.memory_limit <= 0) or multiprocessing.current_process().daemon:
+        return [jsonl_record(convert(record, job)) for record in source]
+    # the models and rules loaded here first (cached per process), so that the page
+    # processes forked below start with them instead of loading them for each task
+    convert(Record("warm-up", Path("warm-up"), "warm-up", data=_WARM_UP), job)
+    out: list[dict] = []
+    run_records(source, job, lambda outcome: out.append(jsonl_record(outcome)), jobs=1,
+                page_timeout=limits.page_timeout, memory_limit=limits.memory_limit)
+    return out
 
 
 @dataclass
@@ -122,7 +151,7 @@ class ShardRun:
 
 def write_shards(paths: Sequence[str | Path], out_dir: Path, job: Job, client, *,
                  files_per_task: int = FILES_PER_TASK, follow_symlinks: bool = False,
-                 overwrite: bool = False) -> ShardRun:
+                 overwrite: bool = False, limits: Limits = Limits()) -> ShardRun:
     """Convert the pages of ``paths`` on the cluster of ``client`` (a
     ``distributed.Client``), one JSON Lines shard per task in ``out_dir``."""
     from distributed import as_completed
@@ -144,7 +173,7 @@ def write_shards(paths: Sequence[str | Path], out_dir: Path, job: Job, client, *
             run.resumed += 1
             continue
         todo.append((name, files))
-    futures = client.map(_write_shard, todo, job=job, out_dir=str(out_dir), pure=False)
+    futures = client.map(_write_shard, todo, job=job, out_dir=str(out_dir), limits=limits, pure=False)
     names_of = {f.key: name for f, (name, _) in zip(futures, todo)}
     for future in as_completed(futures):
         try:
@@ -166,7 +195,7 @@ def _manifest(path: Path) -> dict | None:
         return None
 
 
-def _write_shard(task: tuple[str, list[Record]], job: Job, out_dir: str) -> dict:
+def _write_shard(task: tuple[str, list[Record]], job: Job, out_dir: str, limits: Limits = Limits()) -> dict:
     """A task of ``write_shards``: its shard, then its manifest, each renamed into place."""
     name, files = task
     folder = Path(out_dir)
@@ -174,7 +203,7 @@ def _write_shard(task: tuple[str, list[Record]], job: Job, out_dir: str) -> dict
     fd, tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as raw, gzip.open(raw, "wt", encoding="utf-8", compresslevel=3) as fh:
-            for rec in _convert_files([files], job):
+            for rec in _convert_files([files], job, limits):
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 counts[rec["status"]] += 1
         os.chmod(tmp, 0o644)
@@ -189,4 +218,4 @@ def _write_shard(task: tuple[str, list[Record]], job: Job, out_dir: str) -> dict
     return entry
 
 
-__all__ = ["FILES_PER_TASK", "ShardRun", "records", "write_shards"]
+__all__ = ["FILES_PER_TASK", "Limits", "ShardRun", "records", "write_shards"]

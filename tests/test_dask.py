@@ -54,8 +54,11 @@ def _local_batch(src: Path, out: Path, capsys, *extra: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as c:
+    import dask
+
+    with dask.config.set({"distributed.worker.daemon": False}):  # tasks may start page processes
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    with cluster, distributed.Client(cluster) as c:
         yield c
 
 
@@ -138,3 +141,19 @@ def test_a_worker_killed_mid_run_costs_no_record(tmp_path: Path, client) -> None
     assert not result["run"].failed
     assert _shard_lines(out) == _shard_lines(expected_local)  # every record, once, in order
     assert len(_shard_lines(out)) == 8 * 12 + 8
+
+
+def test_a_page_past_its_time_limit_is_a_record_and_the_task_goes_on(tmp_path: Path, client) -> None:  # noqa: ARG001
+    import kitten.dask
+
+    from test_batch_io import big_table_page
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.html").write_text("<p>A page before.</p>", encoding="utf-8")
+    (src / "b.html").write_text(big_table_page(1900), encoding="utf-8")  # about 2 s of tables work
+    (src / "c.html").write_text("<p>A page after.</p>", encoding="utf-8")
+    got = kitten.dask.records([src], page_timeout=0.3).compute()
+    assert [r["status"] for r in got] == ["done", "timeout", "done"]
+    assert "time limit" in got[1]["reason"] and got[1]["text"].startswith("A page with a big table.")  # the dump
+    assert got[2]["text"] == "A page after.\n"
