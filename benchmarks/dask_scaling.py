@@ -59,10 +59,10 @@ def dask_run(folder: Path, workers: int, out: Path) -> float:
 
     import kitten.dask
 
-    with dask.config.set({"distributed.worker.daemon": False}):  # as --engine dask: page processes in tasks
-        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=":0")
-    with cluster, distributed.Client(cluster) as client:
+    with dask.config.set({"distributed.worker.daemon": False}), \
+            distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                     dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:  # as --engine dask: page processes in tasks
         client.run(lambda: kitten.extract(b"<table><tr><th>a</th></tr><tr><td>1</td></tr></table><p>x</p>"))
         start = time.perf_counter()
         records = kitten.dask.records([folder]).compute()

@@ -247,28 +247,30 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int) -> int:
     except ImportError as exc:
         print(f"kitten: --engine dask needs the dask extra: pip install 'kitten-text[dask]' ({exc})", file=sys.stderr)
         return 2
-    try:
-        if args.scheduler:
-            client = distributed.Client(args.scheduler)
-        else:
-            with dask.config.set({"distributed.worker.daemon": False}):  # tasks start page processes
+    # tasks start page processes: the workers of the local cluster must not be daemons (set
+    # for the cluster's whole life: a worker restarted after a crash reads it again)
+    with dask.config.set({"distributed.worker.daemon": False}):
+        try:
+            if args.scheduler:
+                cluster, client = None, distributed.Client(args.scheduler)
+            else:
                 cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                                    dashboard_address=":0")
-            client = distributed.Client(cluster)
-    except (OSError, TimeoutError, ValueError) as exc:
-        print(f"kitten: cannot reach the Dask scheduler: {exc}", file=sys.stderr)
-        return 2
-    try:
-        result = write_shards(paths, Path(args.output), job, client, follow_symlinks=args.follow_symlinks,
-                              overwrite=args.overwrite,
-                              limits=Limits(args.page_timeout, args.max_memory * 2**20))
-    except InputError as exc:
-        print(f"kitten: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        client.close()
-        if not args.scheduler:
-            cluster.close()
+                client = distributed.Client(cluster)
+        except (OSError, TimeoutError, ValueError) as exc:
+            print(f"kitten: cannot reach the Dask scheduler: {exc}", file=sys.stderr)
+            return 2
+        try:
+            result = write_shards(paths, Path(args.output), job, client, follow_symlinks=args.follow_symlinks,
+                                  overwrite=args.overwrite,
+                                  limits=Limits(args.page_timeout, args.max_memory * 2**20))
+        except InputError as exc:
+            print(f"kitten: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
     if not args.quiet or result.failed:
         print(result.line(), file=sys.stderr)
         for failure in result.failed[:10]:
