@@ -89,7 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--engine", choices=("local", "dask"), default="local",
                            help="local: worker processes on this machine (default); dask: one task per WARC "
                                 "file (or 64 other files) on a Dask cluster, each writing its own shard "
-                                "task-NNNNN.jsonl.gz in the folder -o (with --format jsonl; needs the dask extra)")
+                                "task-NNNNN.jsonl.gz in the folder -o (with --format jsonl; needs the dask extra); "
+                                "inputs and -o may then be fsspec URLs (s3://bucket/crawl/ ...)")
             p.add_argument("--scheduler", metavar="ADDRESS",
                            help="with --engine dask: the scheduler to use (tcp://host:8786); default: a local "
                                 "cluster of --jobs worker processes")
@@ -186,8 +187,9 @@ def _convert(args) -> int:
         _check_models(config, target)
         paths = list(args.paths) + (read_input_list(args.input_list) if args.input_list else [])
         check_inputs(paths)
+        remote = getattr(args, "engine", "local") == "dask"  # fsspec URLs are listed by the engine
         for path in paths:
-            if path != STDIN and not os.path.lexists(path):
+            if path != STDIN and not os.path.lexists(path) and not (remote and "://" in path):
                 raise InputError(f"no such file or folder: {path}")
         fields = tuple(f.strip() for f in getattr(args, "jsonl_fields", "").split(",") if f.strip())
         unknown = [f for f in fields if f not in JSONL_FIELDS]
@@ -261,7 +263,7 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int) -> int:
             print(f"kitten: cannot reach the Dask scheduler: {exc}", file=sys.stderr)
             return 2
         try:
-            result = write_shards(paths, Path(args.output), job, client, follow_symlinks=args.follow_symlinks,
+            result = write_shards(paths, args.output, job, client, follow_symlinks=args.follow_symlinks,
                                   overwrite=args.overwrite,
                                   limits=Limits(args.page_timeout, args.max_memory * 2**20))
         except InputError as exc:

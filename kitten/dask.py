@@ -23,8 +23,8 @@ beside it, ``task-00000.json`` (its records, first and last input file, counts b
 status); a re-run skips the tasks whose manifest is there for the same input files.
 
 Each page runs under the local batch's time and memory limits (``Limits``, see
-``_convert_files``) where the Dask worker can start a process. Not done yet (issue 20):
-fsspec URLs (``s3://``...).
+``_convert_files``) where the Dask worker can start a process. Inputs and the output
+folder may be fsspec URLs (``s3://bucket/crawl/``; ``RemoteFile``, ``_Folder``).
 
 Needs the ``dask`` extra: ``pip install 'kitten-text[dask]'``.
 """
@@ -45,11 +45,11 @@ import dask.bag
 
 from kitten.config import Config
 from kitten.engine import Job, convert
-from kitten.io.files import MAX_PAGE_BYTES, atomic_write, is_warc_name
-from kitten.io.records import InputError
-from kitten.io.records import Record
+from kitten.io.files import MAX_PAGE_BYTES, is_page_name, is_warc_name, output_stem
+from kitten.io.records import InputError, Record
 from kitten.io.sinks import jsonl_record
 from kitten.io.sources import InputStats, check_inputs, file_records, input_files
+from kitten.io.warc import is_warc, read_warc
 from kitten.pipeline import Target
 from kitten.workers import run_records
 
@@ -69,14 +69,86 @@ def records(paths: Sequence[str | Path], config: Config | None = None, *, target
     if "-" in names:
         raise ValueError("standard input cannot be read by a distributed run")
     job = Job(target, config or Config(), None, max_bytes, tuple(fields))
-    tasks = _tasks(input_files(names, InputStats(), follow_symlinks=follow_symlinks), files_per_task)
+    tasks = _tasks(_plan(names, follow_symlinks), files_per_task)
     if not tasks:
         return dask.bag.from_sequence([], npartitions=1)
     limits = Limits(page_timeout, memory_limit)
     return dask.bag.from_sequence(tasks, npartitions=len(tasks)).map_partitions(_convert_files, job, limits)
 
 
-def _tasks(files: list[Record], files_per_task: int) -> list[list[Record]]:
+@dataclass(frozen=True)
+class RemoteFile:
+    """An input file named by an fsspec URL (``s3://bucket/crawl/x.warc.gz``), read in the
+    task that converts it."""
+
+    url: str
+    id: str  # its path relative to the URL given (as a local file's id)
+    stem: Path
+
+    @property
+    def path(self) -> Path:  # what _tasks looks at: its name
+        return Path(self.url.rsplit("/", 1)[-1])
+
+    skip = ""
+
+
+def is_url(name: str) -> bool:
+    """An fsspec URL (``s3://...``, ``file://...``), not a local path."""
+    return "://" in name
+
+
+def _plan(names: list[str], follow_symlinks: bool = False) -> list[Record | RemoteFile]:
+    """The input files of ``names`` in order: local ones as the local batch plans them
+    (``sources.input_files``: the same ids), URLs listed with fsspec (a folder URL: the
+    page and WARC files under it, sorted)."""
+    if not any(map(is_url, names)):
+        return list(input_files(names, InputStats(), follow_symlinks=follow_symlinks))
+    out: list[Record | RemoteFile] = []
+    for name in names:
+        if not is_url(name):
+            out += input_files([name], InputStats(), follow_symlinks=follow_symlinks)
+            continue
+        import fsspec
+
+        fs, root = fsspec.core.url_to_fs(name)
+        root = root.rstrip("/")
+        if fs.isdir(root):
+            found = sorted(p for p in fs.find(root) if not any(part.startswith(".") for part in
+                                                              p[len(root):].split("/"))
+                           and (is_page_name(p.rsplit("/", 1)[-1]) or is_warc_name(p.rsplit("/", 1)[-1])))
+        elif fs.exists(root):
+            found = [root]
+        else:
+            raise InputError(f"no such file or folder: {name}")
+        for p in found:
+            rel = p[len(root):].lstrip("/") or p.rsplit("/", 1)[-1]
+            out.append(RemoteFile(fs.unstrip_protocol(p), rel, output_stem(Path(rel))))
+    return out
+
+
+def _remote_records(f: RemoteFile, stats: InputStats, max_bytes: int):
+    """The records of a file named by an fsspec URL (as ``sources.file_records``)."""
+    import fsspec
+
+    try:
+        with fsspec.open(f.url, "rb") as fh:
+            head = fh.read(512)
+            if is_warc(head) or is_warc_name(f.path.name):
+                stats.warc_files += 1
+                fh.seek(0)
+                yield from read_warc(fh, f.id, f.stem, stats.warc, max_bytes)
+                return
+            data = head + fh.read(max_bytes + 1 - len(head))
+    except OSError as exc:
+        yield Record(f.id, f.stem, f.url, skip=f"cannot be read: {exc}")
+        return
+    if len(data) > max_bytes:
+        yield Record(f.id, f.stem, f.url, skip=f"larger than the size cap of {max_bytes} bytes")
+        return
+    yield Record(f.id, f.stem, f.url, data=data)
+
+
+def _tasks(files: list[Record | RemoteFile], files_per_task: int) -> list[list[Record | RemoteFile]]:
     """The input files in tasks, in order: each WARC file alone, runs of other files in
     chunks of ``files_per_task``."""
     tasks: list[list[Record]] = []
@@ -117,7 +189,9 @@ def _convert_files(partition: list[list[Record]], job: Job, limits: Limits = Lim
     start one (``distributed.worker.daemon``, true by default; ``--engine dask`` turns it
     off for the clusters it starts): its tasks convert in the Dask worker, without limits."""
     stats = InputStats()
-    source = (record for files in partition for f in files for record in file_records(f, stats, job.max_bytes))
+    source = (record for files in partition for f in files
+              for record in (_remote_records(f, stats, job.max_bytes) if isinstance(f, RemoteFile)
+                             else file_records(f, stats, job.max_bytes)))
     if (limits.page_timeout <= 0 and limits.memory_limit <= 0) or multiprocessing.current_process().daemon:
         return [jsonl_record(convert(record, job)) for record in source]
     # the models and rules loaded here first (cached per process), so that the page
@@ -149,26 +223,27 @@ class ShardRun:
                 + (" (run the same command again to retry them)" if self.failed else ""))
 
 
-def write_shards(paths: Sequence[str | Path], out_dir: Path, job: Job, client, *,
+def write_shards(paths: Sequence[str | Path], out_dir: str | Path, job: Job, client, *,
                  files_per_task: int = FILES_PER_TASK, follow_symlinks: bool = False,
                  overwrite: bool = False, limits: Limits = Limits()) -> ShardRun:
-    """Convert the pages of ``paths`` on the cluster of ``client`` (a
-    ``distributed.Client``), one JSON Lines shard per task in ``out_dir``."""
+    """Convert the pages of ``paths`` (local paths or fsspec URLs) on the cluster of
+    ``client`` (a ``distributed.Client``), one JSON Lines shard per task in ``out_dir``
+    (a local folder or an fsspec URL)."""
     from distributed import as_completed
 
     run = ShardRun()
     start = time.perf_counter()
     names = [str(p) for p in paths]
     check_inputs(names)
-    tasks = _tasks(input_files(names, InputStats(), follow_symlinks=follow_symlinks), files_per_task)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    tasks = _tasks(_plan(names, follow_symlinks), files_per_task)
+    out = _Folder(str(out_dir))
     todo = []
     for n, files in enumerate(tasks):
         name = f"task-{n:05d}"
-        entry = None if overwrite else _manifest(out_dir / f"{name}.json")
+        entry = None if overwrite else out.manifest(f"{name}.json")
         if entry is not None:
             if entry.get("files") != [files[0].id, files[-1].id]:
-                raise InputError(f"{out_dir / name}.json of an earlier run holds other inputs "
+                raise InputError(f"{out_dir}/{name}.json of an earlier run holds other inputs "
                                  "(use --overwrite to start again)")
             run.resumed += 1
             continue
@@ -187,35 +262,67 @@ def write_shards(paths: Sequence[str | Path], out_dir: Path, job: Job, client, *
     return run
 
 
-def _manifest(path: Path) -> dict | None:
-    """A task's manifest, or None when it has none (or one that cannot be read)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+class _Folder:
+    """The output folder of ``write_shards``: a local folder, or an fsspec URL. A file
+    appears whole or not at all: written under a temporary name, then renamed (moved)."""
+
+    def __init__(self, where: str):
+        self.where = where
+        if is_url(where):
+            import fsspec
+
+            self.fs, self.root = fsspec.core.url_to_fs(where)
+            self.root = self.root.rstrip("/")
+            self.fs.makedirs(self.root, exist_ok=True)
+        else:
+            self.fs, self.root = None, where
+            Path(where).mkdir(parents=True, exist_ok=True)
+
+    def manifest(self, name: str) -> dict | None:
+        """A task's manifest, or None when it has none (or one that cannot be read)."""
+        try:
+            raw = self.fs.cat_file(f"{self.root}/{name}") if self.fs else Path(self.root, name).read_bytes()
+            return json.loads(raw)
+        except (OSError, ValueError):
+            return None
+
+    def put(self, local: str, name: str) -> None:
+        """Move the local file ``local`` to ``name`` in the folder (atomically)."""
+        if self.fs is None:
+            os.chmod(local, 0o644)
+            os.replace(local, Path(self.root, name))
+            return
+        tmp = f"{self.root}/.kitten-{os.getpid()}-{time.monotonic_ns()}.tmp"
+        self.fs.put_file(local, tmp)
+        self.fs.mv(tmp, f"{self.root}/{name}")
+        os.unlink(local)
 
 
-def _write_shard(task: tuple[str, list[Record]], job: Job, out_dir: str, limits: Limits = Limits()) -> dict:
-    """A task of ``write_shards``: its shard, then its manifest, each renamed into place."""
+def _write_shard(task: tuple[str, list[Record | RemoteFile]], job: Job, out_dir: str,
+                 limits: Limits = Limits()) -> dict:
+    """A task of ``write_shards``: its shard, then its manifest, each put in place whole."""
     name, files = task
-    folder = Path(out_dir)
+    out = _Folder(out_dir)
     counts: Counter = Counter()
-    fd, tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=folder)
+    # a local folder: the temporary file beside the shard (a rename); a URL: a local one
+    fd, tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=None if out.fs else out_dir)
     try:
         with os.fdopen(fd, "wb") as raw, gzip.open(raw, "wt", encoding="utf-8", compresslevel=3) as fh:
             for rec in _convert_files([files], job, limits):
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 counts[rec["status"]] += 1
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, folder / f"{name}.jsonl.gz")
+        out.put(tmp, f"{name}.jsonl.gz")
+        entry = {"shard": f"{name}.jsonl.gz", "records": sum(counts.values()), "files": [files[0].id, files[-1].id],
+                 "counts": dict(counts)}
+        fd, tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=None if out.fs else out_dir)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry) + "\n")
+        out.put(tmp, f"{name}.json")
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-    entry = {"shard": f"{name}.jsonl.gz", "records": sum(counts.values()), "files": [files[0].id, files[-1].id],
-             "counts": dict(counts)}
-    atomic_write(folder / f"{name}.json", json.dumps(entry) + "\n")
     return entry
 
 
-__all__ = ["FILES_PER_TASK", "Limits", "ShardRun", "records", "write_shards"]
+__all__ = ["FILES_PER_TASK", "Limits", "RemoteFile", "ShardRun", "is_url", "records", "write_shards"]

@@ -160,3 +160,18 @@ def test_a_page_past_its_time_limit_is_a_record_and_the_task_goes_on(tmp_path: P
     assert [r["status"] for r in got] == ["done", "timeout", "done"]
     assert "time limit" in got[1]["reason"] and got[1]["text"].startswith("A page with a big table.")  # the dump
     assert got[2]["text"] == "A page after.\n"
+
+
+def test_inputs_and_shards_by_fsspec_url(tmp_path: Path, capsys) -> None:
+    src = _inputs(tmp_path)
+    expected = _local_batch(src, tmp_path / "local.jsonl", capsys)
+    out = tmp_path / "by-url"
+    argv = ["extract", f"file://{src}", "--format", "jsonl", "-o", f"file://{out}", "--engine", "dask", "-j", "2"]
+    assert main(argv) == 0
+    assert "44 pages" in capsys.readouterr().err
+    assert _shard_lines(out) == [line.replace(f'"source": "{src}/', f'"source": "file://{src}/')
+                                 for line in expected]  # the same records, read through fsspec
+    assert not list(out.glob(".kitten-*"))  # no temporary file left
+    assert main(argv) == 0 and "done by an earlier run 4" in capsys.readouterr().err
+    assert main([*argv[:1], f"file://{tmp_path}/nothing", *argv[2:]]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
