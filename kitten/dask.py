@@ -48,8 +48,8 @@ from kitten.engine import Job, convert
 from kitten.io.files import MAX_PAGE_BYTES, is_page_name, is_warc_name, output_stem
 from kitten.io.records import InputError, Record
 from kitten.io.sinks import jsonl_record
-from kitten.io.sources import InputStats, check_inputs, file_records, input_files
-from kitten.io.warc import is_warc, read_warc
+from kitten.io.sources import InputStats, check_inputs, file_records, input_files, is_warc_stream
+from kitten.io.warc import read_warc
 from kitten.pipeline import Target
 from kitten.workers import run_records
 
@@ -132,13 +132,11 @@ def _remote_records(f: RemoteFile, stats: InputStats, max_bytes: int):
 
     try:
         with fsspec.open(f.url, "rb") as fh:
-            head = fh.read(512)
-            if is_warc(head) or is_warc_name(f.path.name):
+            if is_warc_stream(fh, f.path.name):
                 stats.warc_files += 1
-                fh.seek(0)
                 yield from read_warc(fh, f.id, f.stem, stats.warc, max_bytes)
                 return
-            data = head + fh.read(max_bytes + 1 - len(head))
+            data = fh.read(max_bytes + 1)
     except OSError as exc:
         yield Record(f.id, f.stem, f.url, skip=f"cannot be read: {exc}")
         return

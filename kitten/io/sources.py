@@ -78,16 +78,22 @@ def file_records(file: Record, stats: InputStats, max_bytes: int = MAX_PAGE_BYTE
         return
     try:
         with open(file.path, "rb") as fh:
-            head = fh.read(512)
-            if is_warc(head) or is_warc_name(file.path.name):
+            if is_warc_stream(fh, file.path.name):
                 stats.warc_files += 1
-                fh.seek(0)
                 yield from read_warc(fh, file.id, file.stem, stats.warc, max_bytes)
                 return
     except OSError as exc:
         yield Record(file.id, file.stem, file.source, path=file.path, skip=f"cannot be read: {exc.strerror or exc}")
         return
     yield file
+
+
+def is_warc_stream(fh: BinaryIO, name: str) -> bool:
+    """Whether the file ``fh`` (named ``name``) is a WARC file, by its content or its name;
+    ``fh`` is left at its start."""
+    head = fh.read(512)
+    fh.seek(0)
+    return is_warc(head) or is_warc_name(name)
 
 
 def _ids(found: list[Found]) -> list[str]:
@@ -162,5 +168,5 @@ def load(record: Record, max_bytes: int = MAX_PAGE_BYTES) -> bytes:
     return record.data
 
 
-__all__ = ["InputStats", "STDIN", "TooLarge", "check_inputs", "file_records", "input_files", "load", "read_input_list",
-           "records"]
+__all__ = ["InputStats", "STDIN", "TooLarge", "check_inputs", "file_records", "input_files", "is_warc_stream", "load",
+           "read_input_list", "records"]
