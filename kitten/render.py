@@ -14,7 +14,7 @@ from kitten.document import Block, BlockKind, Document, Locators, Sentence
 def render_text(sentences: list[Sentence]) -> str:
     """One segment per line, UTF-8 text, every line ending in sentence-final punctuation
     (or a colon, where a clause introduces what follows)."""
-    return "".join(s.text + "\n" for s in sentences)
+    return "\n".join([s.text for s in sentences]) + "\n" if sentences else ""
 
 
 def readings(items: list) -> list[dict]:
