@@ -286,7 +286,7 @@ def test_json_output_has_the_list_readings() -> None:
                               "item_texts": [{"text": "a pen", "decision": "kept"},
                                              {"text": "a form", "decision": "kept"}]}]
     assert data["sentences"] == [{"text": "Bring: a pen, a form.", "locator": "/html/body/ul", "kind": "list",
-                                  "start": 0, "end": 21}]
+                                  "original": "/html/body/ul", "start": 0, "end": 21}]
     assert {x["type"] for x in data["lists"]} <= set(TYPES)
 
 
