@@ -97,6 +97,11 @@ def test_extract_json_is_the_format_json_output():
         {"text": "* An item of prose that stays, whatever its links.", "decision": "kept", "bullet": True}]
 
 
+def test_a_layout_table_has_no_records():
+    page = kitten.extract("<table><tr><td>Home</td><td>News</td></tr></table><p>Text.</p>", output="json")
+    assert [(t["class"], t["records"]) for t in page["tables"]] == [("layout", [])]
+
+
 def test_extract_json_of_pages_not_done_and_unknown_outputs():
     assert kitten.extract(b"", output="json") == {
         "status": "excluded", "reason": "the page is empty or white space only", "text": None}

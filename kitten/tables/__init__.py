@@ -57,7 +57,7 @@ class TableReading:
                            "tag": c.tag, "text": c.text, "type": c.type} for c in self.grid.cells]
             d["clauses"] = [c.text for c in self.clauses]
             d["heuristics"] = self.fixes
-            d["records"] = self.records()
+        d["records"] = self.records()  # [] for a layout table
         return d
 
     def records(self) -> list[Record]:
