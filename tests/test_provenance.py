@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, note
+from hypothesis import strategies as st
 
 import kitten
 from kitten.config import Config
@@ -14,7 +16,8 @@ from kitten.log import PageLog
 from kitten.normalizer import to_marked_xhtml, to_xhtml
 from kitten.normalizer.encoding import decode
 from kitten.normalizer.origins import MARK, origins_of, strip_marks
-from kitten.structure import parse_xhtml
+from kitten.structure import BLOCKS, parse_xhtml
+from test_fuzz import SETTINGS, build, document
 
 CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
 
@@ -91,3 +94,25 @@ def test_the_original_path_counts_same_name_siblings_of_the_parse_tree():
 def test_a_page_holding_the_mark_name_is_read_without_provenance():
     page = kitten.extract('<p class="kitten.origin-3">text</p>', output="json")
     assert page["sentences"][0]["original"] is None and page["sentences"][0]["text"] == "text."
+
+
+@SETTINGS
+@given(document, st.booleans())
+def test_marks_leave_generated_pages_unchanged(generated, every_element):
+    """The fuzz pages of ``test_fuzz.py`` (broken nesting, tables, lists, attributes of
+    every kind, ``class`` among them, controls and entities), every element marked or
+    only those the structure step can make blocks of."""
+    text = build(generated).text()
+    note(f"input: {text!r}")
+    config = Config()
+    log_plain, log_marked = PageLog(), PageLog()
+    try:
+        plain = to_xhtml(text, config.normalize, log_plain)
+    except ValueError:  # the normalizer refuses the page (a fallback in the pipeline)
+        with pytest.raises(ValueError):
+            to_marked_xhtml(text, config.normalize, PageLog())
+        return
+    marked, paths = to_marked_xhtml(text, config.normalize, log_marked, None if every_element else BLOCKS)
+    assert strip_marks(marked) == plain
+    assert [e.as_dict() for e in log_marked.events] == [e.as_dict() for e in log_plain.events]
+    assert origins_of(parse_xhtml(plain), marked, paths) is not None
