@@ -253,8 +253,9 @@ def check_sentence_to_block(page, sentence_selector: str) -> str:
     block.click(position={"x": 2, "y": 2})
     lit = page.locator("#k-text .ks.k-hl")
     assert lit.count() >= 1
-    assert {lit.nth(i).get_attribute("data-b") for i in range(lit.count())} <= {b} | set(
-        page.evaluate("[...document.querySelectorAll('#k-left .k-hl')].map(e => e.dataset.b)"))
+    assert {lit.nth(i).get_attribute("data-b") for i in range(lit.count())} == {b}
+    assert "k-hl" in block.get_attribute("class").split()
+    assert lit.first.is_visible()
     return b
 
 
