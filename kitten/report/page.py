@@ -13,6 +13,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from kitten.boilerplate import FALLBACK as GATE_FALLBACK
 from kitten.io.files import atomic_write, output_path
 from kitten.pipeline import PageResult
 from kitten.render import document_dict, gate_readings, readings, sentence_dict
@@ -73,7 +74,7 @@ def summary(result: PageResult, data: dict, page_text: str, fallback: str | None
     decoded = result.decoded
     return {
         "page": result.name, "status": result.status, "reason": reason,
-        "gate": ("fallback" if "boilerplate-fallback" in gate_kinds else "labelled") if gate_kinds else None,
+        "gate": ("fallback" if GATE_FALLBACK in gate_kinds else "labelled") if gate_kinds else None,
         "encoding": decoded.encoding if decoded else None, "lang": data.get("lang"), "title": data.get("title", ""),
         "page_letters": page_letters, "kept_letters": out_letters,
         "removed_share": round(min(1.0, max(0.0, 1 - out_letters / page_letters)), 3) if page_letters else 0.0,
