@@ -5,6 +5,7 @@
     kitten normalize PATH... -o OUT     # UTF-8 XHTML 1.0 Transitional, OUT/a/b/page.xhtml
     kitten extract PATH... -o OUT       # text, OUT/a/b/page.txt (--format json: .json)
     kitten extract page.html            # one page: the text on standard output
+    kitten report PATH... -o DIR        # DIR/a/b/page.report.html: every decision drawn; DIR/index.html
     kitten extract crawl.warc.gz --format jsonl -o out.jsonl.gz   # one JSON line per page
     kitten eval OUT... --gold GOLD      # SOW overlap of output folders with a gold folder
 
@@ -45,7 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"kitten {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, help_ in (("normalize", "write each page as UTF-8 XHTML 1.0 Transitional (.xhtml)"),
-                        ("extract", "write the text of each page (.txt)")):
+                        ("extract", "write the text of each page (.txt)"),
+                        ("report", "write a visual report of each page (OUT/page.report.html, its text "
+                                   "OUT/page.txt) and OUT/index.html")):
         p = sub.add_parser(name, help=help_)
         p.add_argument("paths", nargs="*", metavar="PATH",
                        help="files (HTML, gzip or WARC, recognised by content), folders (searched recursively), "
@@ -77,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--log-level", choices=("page", "events"), default="page",
                        help="page: one compact line per input in the log (default); events: every event")
         if name == "extract":
+            p.add_argument("--report", nargs="?", const="", metavar="DIR",
+                           help="also write each page's visual report (page.report.html) and index.html to DIR "
+                                "(default: the output folder -o)")
             p.add_argument("--format", choices=("text", "blocks", "json", "cleaneval", "jsonl"), default="text",
                            help="text: one sentence per line (.txt); blocks: one block (paragraph, heading, "
                                 "item) per line, its sentences not split (.txt); json: blocks and sentences "
@@ -97,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--jsonl-fields", default="", metavar="LIST",
                            help="with --format jsonl: comma-separated extras for each record: "
                                 + ", ".join(JSONL_FIELDS))
+        if name in ("extract", "report"):
             p.add_argument("--boilerplate", choices=("none", "crf"),
                            help="crf: drop the blocks the boilerplate CRF labels 'other' before tables, "
                                 "lists and segmentation (needs python-crfsuite: the crf extra); default "
@@ -177,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _convert(args) -> int:
     """``kitten normalize`` and ``kitten extract``."""
-    target = "xhtml" if args.command == "normalize" else args.format
+    target = {"normalize": "xhtml", "report": "text"}.get(args.command) or args.format
     try:
         config = Config.from_toml(args.config) if args.config else Config()
         if target == "blocks":  # the text format without sentence splitting
@@ -206,17 +213,21 @@ def _convert(args) -> int:
                              "(not standard input; its shards are one per task, not --shard-size)")
         if getattr(args, "scheduler", None) and getattr(args, "engine", "local") != "dask":
             raise InputError("--scheduler goes with --engine dask")
+        report_dir = _report_dir(args, target)
     except (ConfigError, InputError, CrfUnavailable) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
     max_bytes = int(args.max_page_size * 2**20)
-    job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields)
+    job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields, report_dir)
     stats = InputStats()
     source = records(paths, stats, follow_symlinks=args.follow_symlinks, max_bytes=max_bytes)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     limits = dict(jobs=jobs, page_timeout=args.page_timeout, memory_limit=args.max_memory * 2**20)
     if args.output is None and target != "jsonl":
-        return _print_one(source, job, limits)
+        code = _print_one(source, job, limits)
+        if report_dir is not None:
+            _write_index(report_dir, None, args.quiet)
+        return code
     if getattr(args, "engine", "local") == "dask":
         return _convert_on_dask(args, paths, job, jobs)
     try:
@@ -236,7 +247,36 @@ def _convert(args) -> int:
         print_summary(summary)
         if isinstance(sink, FolderSink) and not args.quiet:
             print(f"log: {sink.log_path}", file=sys.stderr)
+    if report_dir is not None:
+        _write_index(report_dir, sink.log_path if isinstance(sink, FolderSink) else None, args.quiet)
     return 1 if summary.interrupted else 0
+
+
+def _report_dir(args, target: str) -> Path | None:
+    """Where the visual reports go (``kitten report -o DIR``, ``kitten extract --report
+    [DIR]``), None without reports."""
+    if args.command == "report":
+        if not args.output or args.output == "-":
+            raise InputError("kitten report needs -o DIR, the folder of the reports")
+        return Path(args.output)
+    chosen = getattr(args, "report", None)
+    if chosen is None:
+        return None
+    if getattr(args, "engine", "local") == "dask":
+        raise InputError("--report goes with the local engine")
+    if chosen:
+        return Path(chosen)
+    if target == "jsonl" or not args.output or args.output == "-":
+        raise InputError("--report without DIR writes next to the output folder -o: give --report DIR")
+    return Path(args.output)
+
+
+def _write_index(report_dir: Path, log_path: Path | None, quiet: bool) -> None:
+    from kitten.report import write_index
+
+    path = write_index(report_dir, log_path)
+    if not quiet:
+        print(f"report: {path}", file=sys.stderr)
 
 
 def _convert_on_dask(args, paths: list[str], job: Job, jobs: int) -> int:

