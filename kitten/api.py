@@ -1,8 +1,9 @@
 """The Python API: ``kitten.normalize`` and ``kitten.extract``."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any, Literal, Mapping
 
 from kitten.config import Config
 from kitten.log import Event
@@ -53,10 +54,26 @@ def normalize(data: bytes | str, *, url: str | None = None,
     return NormalizeResult.from_result(result)
 
 
-def extract(data: bytes | str, *, url: str | None = None,
-            headers: Mapping[str, str] | None = None, config: Config | None = None) -> str:
-    """Text of one page ("" for excluded input such as sitemaps or binary files)."""
-    return extract_result(data, url=url, headers=headers, config=config).output or ""
+#: the values of ``extract(..., output=...)``
+OUTPUTS = ("text", "json")
+
+
+def extract(data: bytes | str, *, url: str | None = None, headers: Mapping[str, str] | None = None,
+            config: Config | None = None, output: Literal["text", "json"] = "text") -> str | dict[str, Any]:
+    """Text of one page ("" for excluded input such as sitemaps or binary files), or with
+    ``output="json"`` the dict that ``kitten extract --format json`` writes (blocks,
+    sentences, tables with their ``records``, lists with their ``item_texts`` ...). A page
+    that is not ``done`` gives ``{"status", "reason", "text"}`` instead (``text``: the
+    plain-text dump of a fallback, None for excluded input)."""
+    if output not in OUTPUTS:
+        raise ValueError(f"output must be one of {', '.join(map(repr, OUTPUTS))}, not {output!r}")
+    result = run_page(_page(data, url, headers), config or Config(), target=output)
+    if output == "text":
+        return result.output or ""
+    if result.status == "done":
+        return json.loads(result.output)
+    reason = next((e.message for e in result.log if e.kind in ("excluded", "fallback", "failed")), "")
+    return {"status": result.status, "reason": reason, "text": result.output}
 
 
 def extract_result(data: bytes | str, *, url: str | None = None,

@@ -172,6 +172,14 @@ class Document:
     #: the locators of the tree's elements (blocks' ``source`` and ``group``, readings'
     #: elements), shared by the copies the later steps make
     locate: Locators = field(default_factory=Locators, repr=False, compare=False)
+    #: element of the tree -> its path in the original page as the HTML5 parser read it
+    #: (``kitten/normalizer/origins.py``); None when not asked for (only JSON asks)
+    origins: dict[Any, str] | None = field(default=None, repr=False, compare=False)
+
+    def original(self, element) -> str | None:
+        """The path of ``element`` in the original page, None when unknown (an element
+        the writer added, a page read without provenance)."""
+        return self.origins.get(element) if self.origins is not None and element is not None else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,7 +86,9 @@ def convert(record: Record, job: Job) -> Outcome:
         return Outcome(record, "failed", reason, events=[{"step": "read", "kind": "failed", "message": reason}])
     try:
         result = run_page(Page(data=data, name=record.id, url=record.url, headers=record.headers),
-                          job.config, job.target)
+                          job.config, job.target,
+                          provenance=job.target == "json" or job.report_dir is not None
+                          or not {"blocks", "sentences"}.isdisjoint(job.fields))
         outcome = _outcome(record, result, len(data), job.fields)
     except Exception as exc:  # noqa: BLE001 - run_page never raises; a bug here must not lose the page
         reason = f"{type(exc).__name__}: {exc}"
@@ -121,9 +123,9 @@ def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, .
         if name == "events":
             outcome.extra["events"] = events
         elif name == "sentences":
-            outcome.extra["sentences"] = [sentence_dict(s, locate) for s in result.products.get("segment") or []]
+            outcome.extra["sentences"] = [sentence_dict(s, doc) for s in result.products.get("segment") or []]
         elif name == "blocks" and doc is not None:
-            outcome.extra["blocks"] = [block_dict(b, locate) for b in doc.blocks]
+            outcome.extra["blocks"] = [block_dict(b, doc) for b in doc.blocks]
         elif name == "gate":
             outcome.extra[name] = gate_readings(result.products.get(name) or [], locate)
         elif name in ("tables", "lists"):

@@ -85,6 +85,8 @@ from kitten.segment import ends_sentence, segment
 
 #: event kind of a removed link-list item (message: the item text; where: the list locator)
 LINK_ITEM_REMOVED = "link-item-removed"
+#: what became of an item (``ListReading.item_texts``)
+ITEM_DECISIONS = ("kept", LINK_ITEM_REMOVED)
 
 _NS = "{http://www.w3.org/1999/xhtml}"
 _NS_LEN = len(_NS)
@@ -134,11 +136,27 @@ class ListReading:
     items: int = 0  # non-empty items (before removals)
     removed: tuple[str, ...] = ()  # texts of the removed link items
     bullets: int = 0  # hand-written bullets removed
+    #: each non-empty item: (its blocks as the list found them, its decision: one of
+    #: ITEM_DECISIONS, a hand-written bullet removed); texts made only for JSON
+    decisions: tuple[tuple[tuple[Block, ...], str, bool], ...] = field(default=(), repr=False)
+
+    def item_texts(self) -> list[dict]:
+        """Each non-empty item of the list, in order: ``{"text", "decision"}`` (``"kept"``
+        or ``"link-item-removed"``), with ``"bullet": true`` when a hand-written bullet
+        was removed from it. The text is the item's own blocks' (nested lists apart)
+        before any rewriting, white space collapsed."""
+        out = []
+        for blocks, decision, bullet in self.decisions:
+            d = {"text": _collapse(" ".join(b.text() for b in blocks)), "decision": decision}
+            if bullet:
+                d["bullet"] = True
+            out.append(d)
+        return out
 
     def as_dict(self) -> dict:
         return {"locator": self.locator, "tag": self.tag, "type": self.type, "rule": self.rule,
                 "clause": self.clause, "items": self.items, "removed": list(self.removed),
-                "bullets": self.bullets}
+                "bullets": self.bullets, "item_texts": self.item_texts()}
 
 
 @dataclass(slots=True)
@@ -321,28 +339,35 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
     link_list = bool(lst.link_items) and lst.link_items >= config.link_list_share * lst.all_items
     removed: list[str] = []
     kept: list[tuple[Any, list[Block], list[int]]] = []  # (item, its blocks, their indices)
+    decisions: list[tuple[tuple[Block, ...], str, bool]] = []
     n_bullets = 0
     for item, idx in items:
         item_blocks = [b for i in idx for b in ctx.current(i)]
+        found = tuple(item_blocks)
         # 1. link items of link lists
         counts = ctx.links.get(item)
         if link_list and counts is not None and counts.only():
             text = _collapse(" ".join(b.text() for b in item_blocks))
             if _word_count(text) < config.link_item_words:
                 removed.append(text)
+                decisions.append((found, LINK_ITEM_REMOVED, False))
                 _put(ctx.out, idx, [])
                 continue
         # 2. bullets
+        bullet = False
         if ctx.bullets is not None:
             stripped = [_strip_bullet(b, ctx.bullets) for b in item_blocks]
             if any(a is not b for a, b in zip(stripped, item_blocks)):
                 n_bullets += 1
+                bullet = True
                 item_blocks = [b for b in stripped if b.inlines]
                 _put(ctx.out, idx, item_blocks)
+        decisions.append((found, "kept", bullet))
         kept.append((item, item_blocks, idx))
 
     def reading(type_: str, rule: str, clause: str = "") -> ListReading:
-        return ListReading(lst.element, ctx.locate(lst.element) or "", lst.tag, type_, rule, clause, len(items), tuple(removed), n_bullets)
+        return ListReading(lst.element, ctx.locate(lst.element) or "", lst.tag, type_, rule, clause, len(items),
+                           tuple(removed), n_bullets, tuple(decisions))
 
     if link_list:
         return reading("link", _link_rule(config, lst))

@@ -24,13 +24,14 @@ from kitten.boilerplate import FALLBACK as GATE_FALLBACK, gate
 from kitten.config import Config
 from kitten.fallback import plain_text_dump
 from kitten.log import Event, PageLog
-from kitten.normalizer import to_xhtml
+from kitten.normalizer import to_marked_xhtml, to_xhtml
+from kitten.normalizer.origins import MARK, origins_of, strip_marks
 from kitten.normalizer.encoding import decode
 from kitten.page import Decoded, Page, Triage
 from kitten.lists import read_lists
 from kitten.render import document_dict, dumps, gate_readings, readings, render
 from kitten.segment import segment
-from kitten.structure import build_document, parse_xhtml
+from kitten.structure import BLOCKS, build_document, parse_xhtml
 from kitten.tables import read_tables
 from kitten.triage import triage
 from kitten.xmldoc import xml_to_xhtml
@@ -86,8 +87,10 @@ DUMPS: dict[str, tuple[str, Any]] = {
 }
 
 
-def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
-    """Run every step on ``page`` up to ``target``; never raises."""
+def run_page(page: Page, config: Config, target: Target = "text", provenance: bool | None = None) -> PageResult:
+    """Run every step on ``page`` up to ``target``; never raises. ``provenance``: find
+    each element's path in the original page (``Document.origins``; default: for the
+    ``json`` target only, the text steps never need it)."""
     log = PageLog()
     products: dict[str, Any] = {"raw": page.data}
     result = PageResult(page.name, target, "failed", None, products, log.events)
@@ -103,8 +106,13 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
         decoded = decode(page.data, config.decode, log, page.headers)
         products["decode"] = decoded
         at[0] = "normalize"
+        marked = paths = None  # provenance (``normalizer/origins.py``)
         if tri.kind == "xml":
             xhtml = xml_to_xhtml(decoded.text, log)
+        elif (target == "json" if provenance is None else provenance) and target != "xhtml" \
+                and MARK not in decoded.text:
+            marked, paths = to_marked_xhtml(decoded.text, config.normalize, log, BLOCKS)
+            xhtml = strip_marks(marked)
         else:
             xhtml = to_xhtml(decoded.text, config.normalize, log)
         products["normalize"] = xhtml
@@ -112,7 +120,12 @@ def run_page(page: Page, config: Config, target: Target = "text") -> PageResult:
             result.status, result.output = "done", xhtml
             return result
         at[0] = "structure"
-        doc = build_document(parse_xhtml(xhtml), config.structure, log, config.rules.dir)
+        tree = parse_xhtml(xhtml)
+        origins = origins_of(tree, marked, paths) if marked is not None else None
+        del marked
+        doc = build_document(tree, config.structure, log, config.rules.dir)
+        if origins is not None:
+            doc = dataclasses.replace(doc, origins=origins)
         products["structure"] = doc
         ungated = doc
         gated = config.boilerplate.method != "none"

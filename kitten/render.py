@@ -27,10 +27,12 @@ def gate_readings(labelled: list, locate: Locators, features: bool = False) -> l
     return [x.as_dict(locate, features) for x in labelled]
 
 
-def block_dict(b: Block, locate: Locators) -> dict:
-    """A block for JSON: kind, tag, locator, container (the innermost list or table) and text."""
+def block_dict(b: Block, doc: Document) -> dict:
+    """A block for JSON: kind, tag, locator, container (the innermost list or table),
+    text, and ``original``: its element's path in the original page (None when unknown)."""
+    locate = doc.locate
     return {"kind": b.kind, "tag": b.tag, "locator": locate(b.source) or "", "container": locate(b.group),
-            "text": b.text()}
+            "text": b.text(), "original": doc.original(b.source)}
 
 
 def document_dict(doc: Document) -> dict:
@@ -40,7 +42,7 @@ def document_dict(doc: Document) -> dict:
         "lang": doc.lang,
         "title": doc.title,
         "metadata": doc.metadata.as_dict(),
-        "blocks": (block_dict(b, locate) for b in doc.blocks),
+        "blocks": (block_dict(b, doc) for b in doc.blocks),
         "removals": ({"locator": r.locator, "reason": r.reason, "text": r.text} for r in doc.removals),
         "abbreviations": (a.as_dict() for a in doc.abbreviations),
         "gate": (x.as_dict(locate) for x in doc.gate),
@@ -81,10 +83,13 @@ def dumps(data: dict) -> str:
 DUMPS_CHUNK = 1000
 
 
-def sentence_dict(s: Sentence, locate: Locators) -> dict:
-    """A sentence for JSON: its text, its block's locator and kind, and its character
-    offsets in the block's text (white space collapsed) when it is a span of it."""
-    d = {"text": s.text, "locator": locate(s.block.source) or "", "kind": s.kind}
+def sentence_dict(s: Sentence, doc: Document) -> dict:
+    """A sentence for JSON: its text, its block's locator and kind, its block element's
+    path in the original page (``original``, None when unknown: see
+    ``kitten/normalizer/origins.py``), and its character offsets in the block's text
+    (white space collapsed) when it is a span of it."""
+    source = s.block.source
+    d = {"text": s.text, "locator": doc.locate(source) or "", "kind": s.kind, "original": doc.original(source)}
     if s.start is not None:
         d["start"], d["end"] = s.start, s.end
     return d
@@ -93,7 +98,7 @@ def sentence_dict(s: Sentence, locate: Locators) -> dict:
 def render_json(doc: Document, sentences: list[Sentence]) -> str:
     """The document's blocks and sentences, with their locators, as JSON."""
     data = document_dict(doc)
-    data["sentences"] = (sentence_dict(s, doc.locate) for s in sentences)
+    data["sentences"] = (sentence_dict(s, doc) for s in sentences)
     return dumps(data) + "\n"
 
 

@@ -282,9 +282,11 @@ def test_json_output_has_the_list_readings() -> None:
     data = json.loads(r.output)
     assert data["lists"] == [{"locator": "/html/body/ul", "tag": "ul", "type": "flattened-sentence",
                               "rule": "median item length 5.5 < 60: one sentence", "clause": "Bring:",
-                              "items": 2, "removed": [], "bullets": 0}]
+                              "items": 2, "removed": [], "bullets": 0,
+                              "item_texts": [{"text": "a pen", "decision": "kept"},
+                                             {"text": "a form", "decision": "kept"}]}]
     assert data["sentences"] == [{"text": "Bring: a pen, a form.", "locator": "/html/body/ul", "kind": "list",
-                                  "start": 0, "end": 21}]
+                                  "original": "/html/body/ul", "start": 0, "end": 21}]
     assert {x["type"] for x in data["lists"]} <= set(TYPES)
 
 

@@ -41,7 +41,7 @@ def report_data(result: PageResult) -> dict[str, Any]:
     data["gate"] = gate_readings(products.get("gate") or [], locate)
     data["tables"] = readings(products.get("tables") or [])
     data["lists"] = readings(products.get("lists") or [])
-    data["sentences"] = [sentence_dict(s, locate) for s in products.get("segment") or []]
+    data["sentences"] = [sentence_dict(s, doc) for s in products.get("segment") or []]
     return data
 
 

@@ -9,7 +9,8 @@ tables and tables past the grid bounds keep their blocks and are read linearly.
 
 Every leaf table gets a ``TableReading`` in ``Document.tables`` (JSON output and the
 ``.tables.json`` dump): leaf index, locator, class and score, text, and for data tables the
-typed grid and the clauses.
+typed grid, the clauses and the records (``records.py``: one dict per data row keyed by
+its column headers; ``TableReading.frame()`` gives them as a pandas DataFrame).
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from kitten.tables.features import CELL_FEATURES, CONTEXT_FEATURES, TABLE_FEATUR
 from kitten.tables.grid import Grid, GridTooLarge, build_grid
 from kitten.tables.heuristics import fix_types
 from kitten.tables.model import Model, Stacked, load_model
+from kitten.tables.records import Record, records_frame, table_records
 
 __all__ = ["read_tables", "data_tables", "TableReading", "models"]
 
@@ -55,7 +57,17 @@ class TableReading:
                            "tag": c.tag, "text": c.text, "type": c.type} for c in self.grid.cells]
             d["clauses"] = [c.text for c in self.clauses]
             d["heuristics"] = self.fixes
+        d["records"] = self.records()  # [] for a layout table
         return d
+
+    def records(self) -> list[Record]:
+        """The data table's rows as dicts keyed by column header (``records.py``); [] for
+        a layout table."""
+        return table_records(self.grid) if self.label == "data" and self.grid is not None else []
+
+    def frame(self):
+        """:meth:`records` as a pandas DataFrame (needs pandas)."""
+        return records_frame(self.records())
 
 
 def models(classifiers: str = "") -> tuple[Model, Model | Stacked]:
