@@ -339,6 +339,9 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     row_types = [_type_counts(row, types) for row in v.rows]
     col_types = [_type_counts(col, types) for col in v.cols]
     top_text = [top is not None and bool(top.text) for top in tops]  # per column
+    # same_as_top: a cell below the top row with the text of its column's top cell (case and
+    # spaces ignored), a header repeated inside the table; row_same_as_top: the share of
+    # such cells among the row's cells with text (a whole repeated header row is near 1)
     top_key = [" ".join(top.text.lower().split()) if top is not None else "" for top in tops]
     same_top = [False] * len(g.cells)  # by Cell.index
     for c in g.cells:
