@@ -139,8 +139,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--corpora", default=".cache/corpora", help="root of the unpacked shared corpora")
     t.add_argument("--labels", default="corpora/tables", help="folder of tables.jsonl and cells.jsonl")
     t.add_argument("--out", default="classifiers", help="where the model files go")
-    t.add_argument("--model", choices=("auto", "tree", "forest"), default="auto",
-                   help="auto: the forest only if clearly better than one tree under cross validation")
+    t.add_argument("--model", choices=("auto", "tree", "forest"), default="forest",
+                   help="forest (default, shipped): one random forest per model; auto: the forest only if "
+                        "clearly better than one tree under cross validation, and for cells the stacked "
+                        "forest if its mean F1 is higher")
     b = twhat.add_parser("boilerplate", help="the boilerplate CRF (classifiers/boilerplate.crfsuite) from the "
                                              "gold standards, held-out pages left out (needs the crf extra)")
     b.add_argument("--corpora", default=".cache/corpora", help="root of the unpacked shared corpora")

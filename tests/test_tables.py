@@ -19,7 +19,7 @@ from kitten.tables.collect import fill_text
 from kitten.tables.features import view
 from kitten.tables.grid import GridTooLarge, build_grid
 from kitten.tables.heuristics import (fix_types, full_width, header_row,
-                                      narrow_thema, numeric_th)
+                                      narrow_thema, numeric_th, value_row)
 from kitten.tables.model import model_from_dict
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tables"
@@ -198,6 +198,58 @@ def test_thema_on_a_narrow_cell_is_a_header():
     assert narrow_thema(v) == 1 and v.grid.cells[0].type == "header"
 
 
+def test_a_repeated_header_keeps_the_column_headers_above_it():
+    """A header row repeated under a section row, one column renamed: the repeated cells
+    (finalNonImportant) leave their columns the headers of the first header row."""
+    g = _typed("<table><tr><th>Year</th><th>Film</th><th>Role</th></tr><tr><td>1985</td><td>King David</td>"
+               "<td>Tamar</td></tr><tr><td colspan=3>Television</td></tr><tr><th>Year</th><th>Title</th>"
+               "<th>Role</th></tr><tr><td>1982</td><td>Labyrinth</td><td>Christine</td></tr></table>",
+               [["header"] * 3, ["data", "header", "data"], ["header"],
+                ["finalNonImportant", "header", "finalNonImportant"], ["data", "header", "data"]])
+    assert [c.text for c in build_clauses(g, TablesConfig())] == [
+        "Film: King David / Year ; King David: 1985 / Role ; King David: Tamar",
+        "Television ;; Title: Labyrinth / Year ; Labyrinth: 1982 / Role ; Labyrinth: Christine"]
+
+
+def test_a_row_of_headers_with_a_missing_value_is_no_header_row():
+    """Values the classifier took for headers, with an empty data cell right of them, do
+    not rename the columns below; an empty cell left of the headers is a corner, and a
+    lone header over empty cells a section header."""
+    from kitten.tables.clauses import header_rows
+
+    g = _typed("<table><tr><th>Date</th><th>Opponent</th><th>Notes</th></tr>"
+               "<tr><td>13 July</td><td>Albatros</td><td></td></tr>"
+               "<tr><td>3 August</td><td>Fokker</td><td>shared</td></tr></table>",
+               [["header"] * 3, ["header", "header", "data"], ["header", "data", "data"]])
+    assert header_rows(g) == [True, False, False]
+    assert [c.text for c in build_clauses(g, TablesConfig())] == [
+        "Date: 3 August / Opponent ; 3 August: Fokker / Notes ; 3 August: shared"]
+    g = _typed("<table><tr><th>Rank</th><th colspan=2>Level</th></tr><tr><td></td><td>m</td><td>ft</td></tr>"
+               "<tr><td>1</td><td>24.55</td><td>80.5</td></tr></table>",
+               [["header", "header"], ["data", "header", "header"], ["data"] * 3])
+    assert header_rows(g) == [True, True, False]
+    g = _typed("<table><tr><th>Town</th><th>Code</th></tr><tr><td>01: Ain</td><td></td></tr>"
+               "<tr><td>Belley</td><td>LFKY</td></tr></table>",
+               [["header"] * 2, ["header", "data"], ["header", "data"]])
+    assert header_rows(g) == [True, True, False]
+
+
+def test_a_body_row_of_headers_with_a_missing_value_becomes_values():
+    html = ("<table><tr><th>Date</th><th>Opponent</th><th>Location</th><th>Notes</th></tr>"
+            "<tr><td>26 June</td><td>Pfalz</td><td>Albert</td><td></td></tr>"
+            "<tr><td>13 July</td><td>Albatros</td><td>Poperinghe</td><td></td></tr>"
+            "<tr><td>5 Sept</td><td>Fokker</td><td>Roye</td><td>shared</td></tr></table>")
+    v = view(_typed(html, [["header"] * 4, ["header", "data", "data", "data"], ["header"] * 3 + ["data"],
+                           ["header", "data", "data", "data"]]))
+    assert value_row(v) == 2
+    assert [c.type for c in v.grid.row_cells(2)] == ["header", "data", "data", "data"]
+    assert v.grid.cells[0].type == "header"  # the top row is left alone
+    # an empty cell left of the headers is a corner: a header row stays
+    v = view(_typed(html, [["header"] * 4, ["header", "data", "data", "data"], ["data"] + ["header"] * 3,
+                           ["header", "data", "data", "data"]]))
+    assert value_row(v) == 0
+
+
 def test_one_data_cell_in_a_row_of_headers_becomes_a_header():
     v = view(_typed("<table><tr><td>Name</td><td>Town</td><td>Team</td></tr>"
                     "<tr><td>Ann</td><td>Ely</td><td>Reds</td></tr></table>",
@@ -276,7 +328,7 @@ def test_the_c_forest_gives_the_python_evaluators_numbers():
             x = table_features(v, tb.embedded)
             assert table_model.proba_many([x]) == [table_model.python_proba(x)]
             xs = cell_features(v, tb.cell_breaks)
-            stage1 = cell_model.stage1
+            stage1 = getattr(cell_model, "stage1", cell_model)  # a forest, or the first of two stacked
             assert stage1.proba_many(xs) == [stage1.python_proba(c) for c in xs]
             tables, cells = tables + 1, cells + len(xs)
     assert tables > 50 and cells > 2000

@@ -55,16 +55,33 @@ def _join(texts: list[str], sep: str) -> str:
 
 
 def header_rows(grid: Grid) -> list[bool]:
-    """Rows made of headers: at least one header cell starts there and no data cell covers it."""
-    has_header = [False] * grid.n_rows
-    has_data = [False] * grid.n_rows
+    """Rows made of headers: at least one header cell starts there and no data cell covers
+    it. An empty data cell right of a header (a missing value after the row's key) makes
+    a data row too, unless the row's text is one cell (a section header: "01: Ain" over
+    empty cells): "13 July 1918 | Albatros D.V | Poperinghe | ∅" is a row of values the
+    classifier took for headers, not the column headers of the rows below (an empty
+    cell left of the headers is a corner, as in "∅ | m | ft" under "Level")."""
+    n = grid.n_rows
+    has_header = [False] * n
+    has_data = [False] * n
+    first_header = [grid.n_cols] * n  # leftmost column of a header with text covering the row
+    texts = [0] * n  # cells with text covering the row
     for c in grid.cells:
         if c.type == "header" and c.text:
             has_header[c.row] = True
-        elif c.type == "data" and c.text:
+        for r in range(c.row, c.row + c.rowspan):
+            if c.text:
+                texts[r] += 1
+                if c.type == "data":
+                    has_data[r] = True
+                elif c.type == "header":
+                    first_header[r] = min(first_header[r], c.col)
+    missing = [False] * n
+    for c in grid.cells:
+        if c.type == "data" and not c.text:
             for r in range(c.row, c.row + c.rowspan):
-                has_data[r] = True
-    return [h and not d for h, d in zip(has_header, has_data)]
+                missing[r] = missing[r] or c.col > first_header[r]
+    return [h and not d and not (m and t > 1) for h, d, m, t in zip(has_header, has_data, missing, texts)]
 
 
 def section_rows(grid: Grid, is_header_row: list[bool]) -> dict[int, str]:
@@ -106,16 +123,24 @@ def header_runs(is_header_row: list[bool]) -> list[range]:
     return out
 
 
-def column_headers(grid: Grid, run: range, cols: range, sep: str) -> str:
-    """Headers over ``cols`` in the header rows of ``run`` (``header_runs``), top to bottom."""
+def column_headers(grid: Grid, run: range, cols: range, sep: str, runs: list[range] | None = None) -> str:
+    """Headers over ``cols`` in the header rows of ``run`` (``header_runs``), top to bottom.
+    When ``run`` has no header over ``cols`` but a repeated header (finalNonImportant: the
+    header of the column again, "Year" in "Year | Title | Role" repeated under a section
+    row), the column keeps the headers of the run above (``runs[run.start]``)."""
     texts: list[str] = []
     seen: set[int] = set()
+    repeated = False
     for rr in run:
         for col in cols:
             c = grid.slots[rr][col]
             if c is not None and id(c) not in seen and c.type == "header" and c.text:
                 seen.add(id(c))
                 texts.append(_label(c.text))
+            elif c is not None and c.type == "finalNonImportant" and c.text:
+                repeated = True
+    if not texts and repeated and runs is not None and run and runs[run.start]:
+        return column_headers(grid, runs[run.start], cols, sep, runs)
     return _join(texts, sep)
 
 
@@ -133,7 +158,7 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         key = (run.start, run.stop, col, span)
         text = known.get(key)
         if text is None:
-            text = known[key] = column_headers(grid, run, range(col, col + span), config.level_separator)
+            text = known[key] = column_headers(grid, run, range(col, col + span), config.level_separator, runs)
         return text
 
     out: list[Clause] = []

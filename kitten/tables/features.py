@@ -71,6 +71,13 @@ Cell features:
 ``top_differs``             share of columns whose top cell (below title rows) has another
                             text type than most cells below it (the row names the columns)
 ``top_strong``              share of emphasized (or ``th``) cells in that row
+``col_distinct``,           the row's identifying column: distinct texts among the column's
+``first_alpha_col``,        body cells, the column is the first whose body is mostly words,
+``col_links``               share of link cells in the column's body
+``same_as_top``             the cell, below the top row, has the text of the top cell of its
+                            column (case and spaces ignored): a header repeated inside the
+                            table ("Season | Club | League" again under a section row)
+``row_same_as_top``         share of the row's cells with text for which ``same_as_top`` holds
 =========================  ==================================================================
 """
 from __future__ import annotations
@@ -269,6 +276,9 @@ CELL_FEATURES = (
     # column is the first whose body is mostly words (not numbers, dates), share of
     # link cells in the column's body
     "col_distinct", "first_alpha_col", "col_links",
+    # a header row repeated inside the table (finalNonImportant): the cell's text is that of
+    # the top cell of its column, and the share of such cells in its row
+    "same_as_top", "row_same_as_top",
 )
 _SECTION = {"tbody": 0.0, "thead": 1.0, "tfoot": 2.0}
 
@@ -329,6 +339,17 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     row_types = [_type_counts(row, types) for row in v.rows]
     col_types = [_type_counts(col, types) for col in v.cols]
     top_text = [top is not None and bool(top.text) for top in tops]  # per column
+    # same_as_top: a cell below the top row with the text of its column's top cell (case and
+    # spaces ignored), a header repeated inside the table; row_same_as_top: the share of
+    # such cells among the row's cells with text (a whole repeated header row is near 1)
+    top_key = [" ".join(top.text.lower().split()) if top is not None else "" for top in tops]
+    same_top = [False] * len(g.cells)  # by Cell.index
+    for c in g.cells:
+        if c.text and c.row > top_row and tops[c.col] is not c and top_key[c.col] \
+                and " ".join(c.text.lower().split()) == top_key[c.col]:
+            same_top[c.index] = True
+    row_same = [sum(1 for c in row if same_top[c.index]) / (sum(1 for c in row if c.text) or 1)
+                for row in v.rows]
     top_strong_col = [top is not None and strong(top) for top in tops]
     out = []
     for c in g.cells:
@@ -361,6 +382,7 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             (in_col["alpha"] - (t == "alpha")) / n_c,
             length / col_len[c.col] if col_len[c.col] else 0.0, row_emph[c.row], top_differs, top_strong,
             col_distinct[c.col], float(c.col == first_alpha), col_links[c.col],
+            float(same_top[c.index]), row_same[c.row],
         ])
     return out
 

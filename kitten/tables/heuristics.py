@@ -16,6 +16,15 @@ paper's (``corpora/tables/README.md``).
 4. ``numeric_th``: a ``th`` typed header whose text is a number, not in the first column,
    below a numeric data cell of its column, is data: the totals rows of election and
    sports tables ("Total valid votes | 8,817 | 100.00") written in ``th``.
+5. ``value_row``: a body row with a missing value (an empty data cell right of its first
+   header) but no other data cell, and two header cells or more, is a row of values the
+   classifier took for headers ("13 July 1918 | Albatros D.V | Poperinghe | ∅" under
+   "Date and time | Opponent | Location | Notes"): its header cells become data in the
+   columns where the table's data rows (rows with a data cell with text) mostly have
+   data, and stay headers in the columns of row headers. Not in the table's first row
+   with text; an empty cell left of the headers is a corner ("∅ | m | ft" under
+   "Level"), not a missing value. Without the rule the row's values are lost: a row of
+   headers over no value writes no clause.
 
 Rules of the earlier conventions were removed with them: ``empty_is_neutral`` (an empty
 cell under a header is a missing value: data) and ``first_column`` (a first-column
@@ -97,7 +106,34 @@ def numeric_th(v: TableView) -> int:
     return len(changes)
 
 
-RULES = (full_width, narrow_thema, header_row, numeric_th)
+def value_row(v: TableView) -> int:
+    g = v.grid
+    own: list[list] = [[] for _ in range(g.n_rows)]  # cells starting in each row
+    for c in g.cells:
+        own[c.row].append(c)
+    data_rows = [any(c.type == "data" and c.text for c in cells) for cells in own]
+    votes: dict[int, list[int]] = {}  # column -> [header, data] among the data rows' cells
+    for r, cells in enumerate(own):
+        if data_rows[r]:
+            for c in cells:
+                if c.text and c.type in ("header", "data"):
+                    votes.setdefault(c.col, [0, 0])[c.type == "data"] += 1
+    n = 0
+    above = False  # a row with text above: the row is not the table's first
+    for r, cells in enumerate(own):
+        headers = [c for c in cells if c.type == "header" and c.text]
+        if not data_rows[r] and above and len(headers) >= 2 \
+                and any(c.type == "data" and c.col > min(h.col for h in headers) for c in cells):
+            for c in headers:
+                h, d = votes.get(c.col, (0, 0))
+                if d > h:
+                    c.type = "data"
+                    n += 1
+        above = above or any(c.text for c in cells)
+    return n
+
+
+RULES = (full_width, narrow_thema, header_row, numeric_th, value_row)
 
 
 def fix_types(v: TableView) -> list[str]:
