@@ -127,21 +127,24 @@ def column_headers(grid: Grid, run: range, cols: range, sep: str, runs: list[ran
     """Headers over ``cols`` in the header rows of ``run`` (``header_runs``), top to bottom.
     When ``run`` has no header over ``cols`` but a repeated header (finalNonImportant: the
     header of the column again, "Year" in "Year | Title | Role" repeated under a section
-    row), the column keeps the headers of the run above (``runs[run.start]``)."""
-    texts: list[str] = []
-    seen: set[int] = set()
-    repeated = False
-    for rr in run:
-        for col in cols:
-            c = grid.slots[rr][col]
-            if c is not None and id(c) not in seen and c.type == "header" and c.text:
-                seen.add(id(c))
-                texts.append(_label(c.text))
-            elif c is not None and c.type == "finalNonImportant" and c.text:
-                repeated = True
-    if not texts and repeated and runs is not None and run and runs[run.start]:
-        return column_headers(grid, runs[run.start], cols, sep, runs)
-    return _join(texts, sep)
+    row), the column keeps the headers of the run above (``runs[run.start]``), and so on
+    up (a loop, not recursion: a long table may repeat its header hundreds of times)."""
+    while True:
+        texts: list[str] = []
+        seen: set[int] = set()
+        repeated = False
+        for rr in run:
+            for col in cols:
+                c = grid.slots[rr][col]
+                if c is not None and id(c) not in seen and c.type == "header" and c.text:
+                    seen.add(id(c))
+                    texts.append(_label(c.text))
+                elif c is not None and c.type == "finalNonImportant" and c.text:
+                    repeated = True
+        if not texts and repeated and runs is not None and run and runs[run.start]:
+            run = runs[run.start]
+            continue
+        return _join(texts, sep)
 
 
 def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
