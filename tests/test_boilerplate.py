@@ -633,6 +633,21 @@ def test_a_byline_paragraph_of_the_article_is_kept_when_the_crf_gives_it_some_ch
     assert not any(t.startswith(("Photo", "Advert")) for t in kept)
 
 
+def test_teaser_lines_inside_the_article_are_dropped(tiny_model: Path, monkeypatch) -> None:
+    """A kept "RELATED: <linked headline>" line (or "Lire aussi ...") is dropped; a
+    sentence that starts with a cue but is not a link stays, and so does a link line
+    without a cue."""
+    html = (f'<div class="story">{LEAD}<p>RELATED: <a href="/a">Bridge closures in the region cost '
+            f'drivers an hour a day, a study finds</a></p><p>» Lire aussi <a href="/b">Le pont ferme '
+            f'pour six mois</a></p><p>Related to the closure, the council said that buses would run '
+            f'every ten minutes during the works.</p><p><a href="/c">The full report of the council on '
+            f'the state of the bridge.</a></p>{BODY}</div>')
+    kept = _gated(html, {"": 0.9}, tiny_model, monkeypatch)
+    assert not any(t.startswith(("RELATED", "» Lire")) for t in kept)
+    assert any(t.startswith("Related to the closure") for t in kept)
+    assert any(t.startswith("The full report") for t in kept)
+
+
 def test_a_lead_in_a_box_of_its_own_is_kept_across_an_ad_label(tiny_model: Path, monkeypatch) -> None:
     html = f'<div class="lead">{LEAD}</div><div class="ad">Advertisement</div><div class="body">{BODY}</div>'
     probs = {"Drivers": 0.9, "The council": 0.9, "The mayor": 0.3}
