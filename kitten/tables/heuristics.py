@@ -34,6 +34,12 @@ paper's (``corpora/tables/README.md``).
    empty cell left of the headers is a corner ("∅ | m | ft" under
    "Level"), not a missing value. Without the rule the row's values are lost: a row of
    headers over no value writes no clause.
+6. ``th_column``: a column whose cells below the first row are all ``th`` (three or more)
+   and mostly typed header is a column of row headers: its ``th`` cells with text typed
+   data become headers (years written in ``th`` down a list of winners, the classifier
+   typed some header and some data; a column half read as values splits the rows'
+   clauses into two forms). Under cross validation it changes macro F1 with the
+   heuristics by -0.0002; table QA rank 1 78.4% -> 78.7%.
 
 Rules of the earlier conventions were removed with them: ``empty_is_neutral`` (an empty
 cell under a header is a missing value: data) and ``first_column`` (a first-column
@@ -155,7 +161,23 @@ def value_row(v: TableView) -> int:
     return n
 
 
-RULES = (full_width, narrow_thema, header_row, numeric_th, value_row)
+def th_column(v: TableView) -> int:
+    g = v.grid
+    n = 0
+    for col in v.cols:
+        body = [c for c in col if c.row > 0]
+        if len(body) < 3 or any(c.tag != "th" for c in body):
+            continue
+        typed = [c for c in body if c.text and c.type in ("header", "data")]
+        if sum(1 for c in typed if c.type == "header") * 2 > len(typed):
+            for c in typed:
+                if c.type == "data":
+                    c.type = "header"
+                    n += 1
+    return n
+
+
+RULES = (full_width, narrow_thema, header_row, numeric_th, value_row, th_column)
 
 
 def fix_types(v: TableView) -> list[str]:
