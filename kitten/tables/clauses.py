@@ -60,7 +60,9 @@ def header_rows(grid: Grid) -> list[bool]:
     a data row too, unless the row's text is one cell (a section header: "01: Ain" over
     empty cells): "13 July 1918 | Albatros D.V | Poperinghe | ∅" is a row of values the
     classifier took for headers, not the column headers of the rows below (an empty
-    cell left of the headers is a corner, as in "∅ | m | ft" under "Level")."""
+    cell left of the headers is a corner, as in "∅ | m | ft" under "Level"). Not in the
+    table's first row of headers or data (under a title row, "Rank | Date | Level | ∅"
+    names the columns: no header above it could be bound to its values)."""
     n = grid.n_rows
     has_header = [False] * n
     has_data = [False] * n
@@ -76,10 +78,13 @@ def header_rows(grid: Grid) -> list[bool]:
                     has_data[r] = True
                 elif c.type == "header":
                     first_header[r] = min(first_header[r], c.col)
+    # the first row of headers or data (a thema title row above does not count) names the
+    # columns: no column header above it to bind values to, so never a row of values
+    first = next((r for r in range(n) if has_header[r] or has_data[r]), n)
     missing = [False] * n
     for c in grid.cells:
         if c.type == "data" and not c.text:
-            for r in range(c.row, c.row + c.rowspan):
+            for r in range(max(c.row, first + 1), c.row + c.rowspan):
                 missing[r] = missing[r] or c.col > first_header[r]
     return [h and not d and not (m and t > 1) for h, d, m, t in zip(has_header, has_data, missing, texts)]
 

@@ -78,6 +78,24 @@ Cell features:
                             column (case and spaces ignored): a header repeated inside the
                             table ("Season | Club | League" again under a section row)
 ``row_same_as_top``         share of the row's cells with text for which ``same_as_top`` holds
+``image``                   the cell holds an image (an icon, a flag, a thumbnail: a value even
+                            without text)
+``above_empty``,            the cell above (below) is empty: 1, holds text: 0, outside the
+``below_empty``             grid: -1 (spacer rows and columns, missing values in a column of
+                            values)
+``same_as_header``          the cell, below the top row, has the text (case and spaces ignored)
+                            of a cell above it in its column in a row of headers (the top
+                            row, or a row whose cells with text are mostly ``th`` or
+                            emphasized): a repeated header where the table has several
+                            header rows or sections
+``row_same_as_header``      share of the row's cells with text for which ``same_as_header``
+                            holds
+``col_th_body``             share of ``th`` among the column's cells below the top row (a
+                            column of row headers)
+``rows_below``              rows of the grid below the cell (0 in the last row)
+``note_mark``               the text opens as a note: a footnote mark (``*``, ``†``, ``a)``,
+                            ``[1]``) or the word of a source, note, key or legend
+``row_texts``               cells with text in the cell's row (a legend is one cell)
 =========================  ==================================================================
 """
 from __future__ import annotations
@@ -103,6 +121,11 @@ _DATE = re.compile(
     rf"^(?:\d{{1,4}}[-/.]\d{{1,2}}[-/.]\d{{1,4}}|(?:1[5-9]|20)\d\d|(?:\d{{1,2}}(?:st|nd|rd|th|er)?\s+)?"
     rf"(?:{_MONTHS})[a-zé]*\.?,?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?,?)?(?:\s+\d{{2,4}})?)$", re.I)
 _ALPHA = re.compile(r"[^\W\d_]")
+#: a text that opens as a note about the table: a footnote mark ("*", "†", "a)", "[1] ")
+#: or the word of a note, source, key or legend (English words: the corpus holds English
+#: tables but for a few)
+_NOTE = re.compile(r"^(?:[*†‡§¶#^]|\(?[a-z1-9]\)\s|\[[a-z1-9]\]\s"
+                   r"|(?:sources?|notes?|key|legend|footnotes?|abbreviations?)\b)", re.I)
 
 def text_type(text: str) -> str:
     """``empty``, ``date``, ``numeric`` (short texts only), ``alpha`` (half the characters
@@ -279,6 +302,17 @@ CELL_FEATURES = (
     # a header row repeated inside the table (finalNonImportant): the cell's text is that of
     # the top cell of its column, and the share of such cells in its row
     "same_as_top", "row_same_as_top",
+    # what an empty cell is (a missing value in a column of values, an icon, or a spacer):
+    # the cell holds an image; the cells above and below it are empty (1), hold text (0) or
+    # are outside the grid (-1)
+    "image", "above_empty", "below_empty",
+    # a header repeated inside the table, compared with the whole header run above
+    "same_as_header", "row_same_as_header",
+    # the column's body cells written as th (a column of row headers)
+    "col_th_body",
+    # material at the bottom of the table (finalImportant): rows of the grid below the cell,
+    # the text opens as a note, a source, a key or a footnote mark, cells with text in its row
+    "rows_below", "note_mark", "row_texts",
 )
 _SECTION = {"tbody": 0.0, "thead": 1.0, "tfoot": 2.0}
 
@@ -351,6 +385,39 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     row_same = [sum(1 for c in row if same_top[c.index]) / (sum(1 for c in row if c.text) or 1)
                 for row in v.rows]
     top_strong_col = [top is not None and strong(top) for top in tops]
+    # same_as_header: a cell below the top row whose text (case and spaces ignored) is that
+    # of a cell above it in its column in a row of headers (the top row, or a row whose
+    # cells with text are mostly th or emphasized): a repeated header even where the table
+    # has several header rows or sections that rename a column; row_same_as_header: the
+    # share of such cells among the row's cells with text
+    seen: list[set] = [set() for _ in range(g.n_cols)]  # texts of header rows above, per column
+    same_head = [False] * len(g.cells)
+    for r, row in enumerate(v.rows):
+        own = [c for c in row if c.row == r]
+        if r > top_row:
+            for c in own:
+                if c.text and " ".join(c.text.lower().split()) in seen[c.col]:
+                    same_head[c.index] = True
+        with_text = [c for c in row if c.text]
+        if r >= top_row and with_text and (r == top_row or sum(strong(c) for c in with_text) * 2 > len(with_text)):
+            for c in own:
+                if c.text:
+                    key = " ".join(c.text.lower().split())
+                    for col in range(c.col, c.col + c.colspan):
+                        seen[col].add(key)
+    row_same_head = [sum(1 for c in row if same_head[c.index]) / (sum(1 for c in row if c.text) or 1)
+                     for row in v.rows]
+    col_th_body = [sum(1 for c in col if c.row > top_row and c.tag == "th") /
+                   (sum(1 for c in col if c.row > top_row) or 1) for col in v.cols]
+
+    row_texts = [sum(1 for c in row if c.text) for row in v.rows]
+
+    def empty_at(r: int, col: int) -> float:
+        if r < 0 or col < 0 or r >= g.n_rows or col >= g.n_cols:
+            return -1.0
+        x = g.slots[r][col]
+        return 1.0 if x is None or not x.text else 0.0
+
     out = []
     for c in g.cells:
         below_top = c.row > top_row and tops[c.col] is not c
@@ -383,6 +450,9 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             length / col_len[c.col] if col_len[c.col] else 0.0, row_emph[c.row], top_differs, top_strong,
             col_distinct[c.col], float(c.col == first_alpha), col_links[c.col],
             float(same_top[c.index]), row_same[c.row],
+            float(m.images > 0), empty_at(c.row - 1, c.col), empty_at(c.row + c.rowspan, c.col),
+            float(same_head[c.index]), row_same_head[c.row], col_th_body[c.col],
+            g.n_rows - c.row - c.rowspan, float(bool(_NOTE.match(c.text))), row_texts[c.row],
         ])
     return out
 

@@ -12,7 +12,14 @@ paper's (``corpora/tables/README.md``).
    row (a legend, a note or source about every value).
 2. ``narrow_thema``: ``thema`` on a cell spanning less than half of the columns is a header.
 3. ``header_row``: in a row of headers, a single data cell that is not a number is a header
-   too (the "one data cell in a row of headers" of the original).
+   too (the "one data cell in a row of headers" of the original). Only above the table's
+   first row with data (the header rows: below it, two headers and a value are a body
+   row whose entity the classifier read over two columns, "1892 by-election | Thomas
+   Usborne | Conservative"), and not when each of the row's headers is in a column of
+   row headers (most of the column's other cells with
+   text are headers): such a row names its entity over two columns ("Gortynia |
+   Dimitsana" under "New municipality | Old municipalities") and its one data cell is the
+   value ("Seat"), not a header.
 4. ``numeric_th``: a ``th`` typed header whose text is a number, not in the first column,
    below a numeric data cell of its column, is data: the totals rows of election and
    sports tables ("Total valid votes | 8,817 | 100.00") written in ``th``.
@@ -22,9 +29,17 @@ paper's (``corpora/tables/README.md``).
    "Date and time | Opponent | Location | Notes"): its header cells become data in the
    columns where the table's data rows (rows with a data cell with text) mostly have
    data, and stay headers in the columns of row headers. Not in the table's first row
-   with text; an empty cell left of the headers is a corner ("∅ | m | ft" under
+   of headers or data (a title row above it, thema, does not make it a body row: under
+   "Largest floods" the row "Rank | Date | Level | Peak Flow | ∅" names the columns); an
+   empty cell left of the headers is a corner ("∅ | m | ft" under
    "Level"), not a missing value. Without the rule the row's values are lost: a row of
    headers over no value writes no clause.
+6. ``th_column``: a column whose cells below the first row are all ``th`` (three or more)
+   and mostly typed header is a column of row headers: its ``th`` cells with text typed
+   data become headers (years written in ``th`` down a list of winners, the classifier
+   typed some header and some data; a column half read as values splits the rows'
+   clauses into two forms). Under cross validation it changes macro F1 with the
+   heuristics by -0.0002; table QA rank 1 78.4% -> 78.7%.
 
 Rules of the earlier conventions were removed with them: ``empty_is_neutral`` (an empty
 cell under a header is a missing value: data) and ``first_column`` (a first-column
@@ -81,12 +96,25 @@ def narrow_thema(v: TableView) -> int:
 
 
 def header_row(v: TableView) -> int:
+    votes: dict[int, list[int]] = {}  # column -> [header, data] among its cells with text
+    for c in v.grid.cells:
+        if c.text and c.type in ("header", "data"):
+            votes.setdefault(c.col, [0, 0])[c.type == "data"] += 1
+
+    def row_header_column(c) -> bool:  # most of the column's other cells are headers too
+        h, d = votes.get(c.col, (0, 0))
+        return h - 1 > d
+
     n = 0
+    data_above = False  # a row with a data cell with text above (as the classifier typed it)
     for r, row in enumerate(v.rows):
         own = [c for c in row if c.row == r and c.text]
         data = [c for c in own if c.type == "data"]
         headers = [c for c in own if c.type == "header"]
-        if len(data) == 1 and len(headers) >= 2 and len(headers) + 1 == len(own):
+        below_data, data_above = data_above, data_above or bool(data)
+        if len(data) == 1 and len(headers) >= 2 and len(headers) + 1 == len(own) and not below_data:
+            if all(row_header_column(c) for c in headers):
+                continue  # the row's entity in columns of row headers, then its value: a data row
             if v.types[data[0].index] not in ("numeric", "date"):
                 data[0].type = "header"
                 n += 1
@@ -119,7 +147,7 @@ def value_row(v: TableView) -> int:
                 if c.text and c.type in ("header", "data"):
                     votes.setdefault(c.col, [0, 0])[c.type == "data"] += 1
     n = 0
-    above = False  # a row with text above: the row is not the table's first
+    above = False  # a row of headers or data above: the row is not the table's first
     for r, cells in enumerate(own):
         headers = [c for c in cells if c.type == "header" and c.text]
         if not data_rows[r] and above and len(headers) >= 2 \
@@ -129,11 +157,27 @@ def value_row(v: TableView) -> int:
                 if d > h:
                     c.type = "data"
                     n += 1
-        above = above or any(c.text for c in cells)
+        above = above or any(c.text and c.type in ("header", "data") for c in cells)
     return n
 
 
-RULES = (full_width, narrow_thema, header_row, numeric_th, value_row)
+def th_column(v: TableView) -> int:
+    g = v.grid
+    n = 0
+    for col in v.cols:
+        body = [c for c in col if c.row > 0]
+        if len(body) < 3 or any(c.tag != "th" for c in body):
+            continue
+        typed = [c for c in body if c.text and c.type in ("header", "data")]
+        if sum(1 for c in typed if c.type == "header") * 2 > len(typed):
+            for c in typed:
+                if c.type == "data":
+                    c.type = "header"
+                    n += 1
+    return n
+
+
+RULES = (full_width, narrow_thema, header_row, numeric_th, value_row, th_column)
 
 
 def fix_types(v: TableView) -> list[str]:
