@@ -337,7 +337,11 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     def strong(c: Cell) -> bool:
         return c.tag == "th" or bool(c.text) and marks[c.index].emphasis_chars >= 0.8 * len(c.text)
 
-    row_emph = [sum(1 for c in row if strong(c)) / (len(row) or 1) for row in v.rows]
+    # per cell (by Cell.index), computed once: emphasized, and its text as compared with
+    # other cells' (case and spaces ignored)
+    is_strong = [strong(c) for c in g.cells]
+    key = [" ".join(c.text.lower().split()) if c.text else "" for c in g.cells]
+    row_emph = [sum(1 for c in row if is_strong[c.index]) / (len(row) or 1) for row in v.rows]
     col_len = [sum(len(c.text) for c in col) / (len(col) or 1) for col in v.cols]
     # the top of the grid: the first row below title rows (one cell across the table)
     top_row = next((r for r, row in enumerate(v.rows) if len(row) > 1), 0)
@@ -376,15 +380,15 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     # same_as_top: a cell below the top row with the text of its column's top cell (case and
     # spaces ignored), a header repeated inside the table; row_same_as_top: the share of
     # such cells among the row's cells with text (a whole repeated header row is near 1)
-    top_key = [" ".join(top.text.lower().split()) if top is not None else "" for top in tops]
+    top_key = [key[top.index] if top is not None else "" for top in tops]
     same_top = [False] * len(g.cells)  # by Cell.index
     for c in g.cells:
         if c.text and c.row > top_row and tops[c.col] is not c and top_key[c.col] \
-                and " ".join(c.text.lower().split()) == top_key[c.col]:
+                and key[c.index] == top_key[c.col]:
             same_top[c.index] = True
     row_same = [sum(1 for c in row if same_top[c.index]) / (sum(1 for c in row if c.text) or 1)
                 for row in v.rows]
-    top_strong_col = [top is not None and strong(top) for top in tops]
+    top_strong_col = [top is not None and is_strong[top.index] for top in tops]
     # same_as_header: a cell below the top row whose text (case and spaces ignored) is that
     # of a cell above it in its column in a row of headers (the top row, or a row whose
     # cells with text are mostly th or emphasized): a repeated header even where the table
@@ -396,15 +400,15 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
         own = [c for c in row if c.row == r]
         if r > top_row:
             for c in own:
-                if c.text and " ".join(c.text.lower().split()) in seen[c.col]:
+                if c.text and key[c.index] in seen[c.col]:
                     same_head[c.index] = True
         with_text = [c for c in row if c.text]
-        if r >= top_row and with_text and (r == top_row or sum(strong(c) for c in with_text) * 2 > len(with_text)):
+        if r >= top_row and with_text and (r == top_row or sum(is_strong[c.index] for c in with_text) * 2
+                                           > len(with_text)):
             for c in own:
                 if c.text:
-                    key = " ".join(c.text.lower().split())
                     for col in range(c.col, c.col + c.colspan):
-                        seen[col].add(key)
+                        seen[col].add(key[c.index])
     row_same_head = [sum(1 for c in row if same_head[c.index]) / (sum(1 for c in row if c.text) or 1)
                      for row in v.rows]
     col_th_body = [sum(1 for c in col if c.row > top_row and c.tag == "th") /
