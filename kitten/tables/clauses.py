@@ -47,11 +47,18 @@ def _label(text: str) -> str:
 
 
 def _join(texts: list[str], sep: str) -> str:
+    """``texts`` joined with ``sep``, empty ones and a repeat of the one before left out."""
     out: list[str] = []
     for t in texts:
         if t and (not out or out[-1] != t):
             out.append(t)
     return sep.join(out)
+
+
+def table_thema(grid: Grid, sep: str) -> str:
+    """What applies to every data cell of the table: its thema cells' texts joined with
+    ``sep``, else its caption ("" when neither)."""
+    return _join([c.text for c in grid.cells if c.type == "thema"], sep) or grid.caption
 
 
 def header_rows(grid: Grid) -> list[bool]:
@@ -158,7 +165,7 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
     sections = section_rows(grid, is_header_row)
     for r in sections:  # a section header is no column header
         is_header_row[r] = False
-    thema = _join([c.text for c in grid.cells if c.type == "thema"], config.level_separator) or grid.caption
+    thema = table_thema(grid, config.level_separator)
     runs = header_runs(is_header_row)
     known: dict[tuple[int, int, int, int], str] = {}  # column headers already joined
 

@@ -28,7 +28,7 @@ Keys keep the column order. Pure functions of the grid; nothing is changed.
 """
 from __future__ import annotations
 
-from kitten.tables.clauses import _join, column_headers, header_rows, header_runs, section_rows
+from kitten.tables.clauses import column_headers, header_rows, header_runs, section_rows, table_thema
 from kitten.tables.grid import Grid
 
 #: separator of the levels of a multi-row column header
@@ -61,7 +61,7 @@ def table_records(grid: Grid, level_separator: str = LEVEL_SEPARATOR,
     sections = section_rows(grid, is_header_row)
     for r in sections:  # a section header is no column header
         is_header_row[r] = False
-    thema = _join([c.text for c in grid.cells if c.type == "thema"], thema_separator) or grid.caption
+    thema = table_thema(grid, thema_separator)
     runs = header_runs(is_header_row)
     keys_of: dict[tuple[int, int], list[str]] = {}  # one key list per header run
     out: list[Record] = []
