@@ -321,16 +321,21 @@ def _marks(tag, cls: str | None, id_: str | None) -> tuple[str, tuple[str, ...],
     return tag, marks, marks[1:]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Facts:
-    text: str
-    lower: str
-    toks: list
-    words: int
-    link_letters: int
-    letters: int
-    sentences: int
+    """What the families read of one block, computed once (:func:`_block_facts`)."""
+
+    text: str  # white space collapsed to single spaces
+    lower: str  # ``text`` lower-cased
+    toks: list  # ``text``'s white-space tokens
+    stripped: list  # ``lower``'s tokens, punctuation (:data:`_STRIP`) stripped: stop-word candidates
+    words: int  # :func:`word_count`
+    link_letters: int  # letters inside links (at most ``letters``)
+    letters: int  # str.isalnum characters
+    alpha: int  # str.isalpha characters
     digits: int  # str.isdigit characters (a superset of what \d matches)
+    upper: int  # str.isupper characters
+    sentences: int
 
 
 _ASCII_ALPHA = bytes(range(65, 91)) + bytes(range(97, 123))
@@ -356,6 +361,39 @@ def _split_ascii(text: str) -> tuple[bytes, str]:
     character's class does not depend on its neighbours, so a count over ``text`` is
     the ASCII count plus a count over the (usually few) other characters."""
     return text.encode("ascii", "ignore"), "".join(_NON_ASCII.findall(text))
+
+
+def char_counts(text: str) -> tuple[int, int, int, int]:
+    """The ``str.isalpha``, ``str.isdigit``, ``str.isupper`` and ``str.isalnum``
+    characters of ``text``."""
+    if text.isascii():
+        data = text.encode("ascii")
+        alpha = _count(data, _ASCII_ALPHA)
+        digit = _count(data, _ASCII_DIGIT)
+        return alpha, digit, _count(data, _ASCII_UPPER), alpha + digit
+    data, rest = _split_ascii(text)
+    alpha = _count(data, _ASCII_ALPHA)
+    digit = _count(data, _ASCII_DIGIT)
+    return (alpha + sum(map(str.isalpha, rest)), digit + sum(map(str.isdigit, rest)),
+            _count(data, _ASCII_UPPER) + sum(map(str.isupper, rest)), alpha + digit + sum(map(str.isalnum, rest)))
+
+
+def token_counts(text: str, toks: list[str], upper: int, digits: int) -> tuple[int, int, int]:
+    """Of the tokens ``toks`` of ``text`` (joined by single spaces; ``upper`` and
+    ``digits``: its upper-case and digit characters), those whose first character is
+    upper-case, those that are upper-case (``str.isupper``) and those with a digit."""
+    # no upper-case (digit) character: no token counted (the same figures, faster)
+    ui = sum(map(str.isupper, map(itemgetter(0), toks))) if upper else 0
+    au = sum(map(str.isupper, toks)) if upper else 0
+    dg = (len(_ASCII_DIGIT_TOKEN.findall(text)) if text.isascii() else sum(map(_has_digit, toks))) \
+        if digits else 0
+    return ui, au, dg
+
+
+def stripped_tokens(lower: str) -> list[str]:
+    """The white-space tokens of ``lower``, the punctuation of :data:`_STRIP` stripped
+    from their ends (empty tokens kept)."""
+    return list(map(methodcaller("strip", _STRIP), lower.split()))
 
 
 def _names(prefix: str, thresholds: tuple[float, ...]) -> list[str]:
@@ -451,7 +489,9 @@ def _counted(feats: list[str]) -> dict[str, float]:
 
 def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSettings(), lang: str = "en",
                  rules: str = "") -> list[list[str]]:
-    """Each block's own features (no neighbours: the gate's scorer adds those)."""
+    """Each block's own features (no neighbours: the gate's scorer adds those): each
+    family in turn adds its features to every block's list, in the order of the module
+    docstring."""
     if not blocks:
         return []
     fam = frozenset(settings.families)
@@ -461,189 +501,238 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
     tree = _Tree(body)
     links = _link_letters(blocks, body) if ("shallow" in fam or "group" in fam) else {}
     contexts = [tree.context(b.source) if b.source is not None else _NO_CONTEXT for b in blocks]
-    facts: list[_Facts] = []
-    dup: dict[str, int] = {}
-    for b in blocks:
-        toks = b.text().split()
-        text = " ".join(toks)
-        words = len(toks)
-        ends = 0
-        if text.isascii():
-            data = text.encode("ascii")
-            digits = _count(data, _ASCII_DIGIT)
-            letters = _count(data, _ASCII_ALPHA) + digits
-        else:
-            data, rest = _split_ascii(text)
-            digits = _count(data, _ASCII_DIGIT) + sum(map(str.isdigit, rest))
-            letters = _count(data, _ASCII_ALPHA) + _count(data, _ASCII_DIGIT) + sum(map(str.isalnum, rest))
-            unspaced = _unspaced_chars(text)
-            if unspaced:  # Chinese, Japanese, Thai ...: about one word per two characters (word_count)
-                words += unspaced // 2
-                ends = sum(map(text.count, _FULL_STOPS))
-        ll = min(links.get(b.source, 0), letters)
-        # runs of . ! ? followed by a space or the end (white space is single spaces here), and 。！？
-        sentences = max(1, text.count(". ") + text.count("! ") + text.count("? ") + ends
-                        + (text[-1] in ".!?")) if words else 0
-        key = text.lower()
-        facts.append(_Facts(text, key, toks, words, ll, letters, sentences, digits))
-        dup[key] = dup.get(key, 0) + 1
-    n = len(blocks)
-    stop: frozenset[str] | None = None
+    facts = [_block_facts(b, links) for b in blocks]
+    names = _feature_names(R, C, Q)
+    own: list[list[str]] = [[] for _ in blocks]
+    if "markup" in fam:
+        _markup(own, blocks, contexts)
+    if "split" in fam:
+        _splits(own, blocks, contexts, names, C)
     if "content" in fam:
         chosen = page_stop_words(_first_tokens(facts, CHOICE_TOKENS), lang, rules)
-        stop = chosen[1] if chosen else None
+        _content(own, facts, chosen[1] if chosen else None, names, R, C)
+    if "duplicate" in fam:
+        _duplicates(own, facts, names, C)
     total_words = sum(f.words for f in facts) or 1
-    total_sentences = sum(f.sentences for f in facts)
-    # group features: words outside links per nearest div-like and td container
-    div_of: list = []
-    td_of: list = []
+    if "group" in fam or "document" in fam:
+        div_words, td_words = _group_words(contexts, facts)
+        if "group" in fam:
+            _groups(own, contexts, div_words, td_words, total_words, names, R)
+        if "document" in fam:
+            _document(own, facts, div_words, td_words, total_words, names, R, C)
+    if "page" in fam:
+        for out, marks in zip(own, _landmarks(blocks, facts, contexts, root, C)):
+            out += marks
+    if "shallow" in fam:
+        _shallow(own, facts, names, R, C, Q)
+    return own
+
+
+def _block_facts(b: Block, links: dict) -> _Facts:
+    """The :class:`_Facts` of ``b`` (``links``: letters inside links per source element,
+    :func:`_link_letters`)."""
+    toks = b.text().split()
+    text = " ".join(toks)
+    words = len(toks)
+    alpha, digits, upper, letters = char_counts(text)
+    ends = 0
+    if not text.isascii():
+        unspaced = _unspaced_chars(text)
+        if unspaced:  # Chinese, Japanese, Thai ...: about one word per two characters (word_count)
+            words += unspaced // 2
+            ends = sum(map(text.count, _FULL_STOPS))
+    # runs of . ! ? followed by a space or the end (white space is single spaces here), and 。！？
+    sentences = max(1, text.count(". ") + text.count("! ") + text.count("? ") + ends
+                    + (text[-1] in ".!?")) if words else 0
+    lower = text.lower()
+    return _Facts(text, lower, toks, stripped_tokens(lower), words, min(links.get(b.source, 0), letters),
+                  letters, alpha, digits, upper, sentences)
+
+
+def _markup(own: list[list[str]], blocks: list[Block], contexts: list[tuple]) -> None:
+    """The ``markup`` family: ``tag.<name>``, ``kind.<kind>``, then the ``container.*``
+    features of the block's ancestors and the class/id words of its own element."""
+    tags: dict[str, str] = {}  # "tag.p" ... made once per page
+    kinds: dict[str, str] = {}  # "kind.paragraph" ...
+    for out, b, (chain, _, _, above, own_marks, _, _) in zip(own, blocks, contexts):
+        tag = tags.get(b.tag) or tags.setdefault(b.tag, f"tag.{b.tag}")
+        kind = kinds.get(b.kind) or kinds.setdefault(b.kind, f"kind.{b.kind}")
+        out.append(tag)
+        out.append(kind)
+        if chain:
+            out += above
+            out += own_marks
+
+
+def _splits(own: list[list[str]], blocks: list[Block], contexts: list[tuple], names: dict, C: tuple) -> None:
+    """The ``split`` family: the elements closed since the previous block, then those
+    opened (``split.close.<tag>``, ``split.open.<tag>``, ``split.<tag>=<count>``), and
+    ``split.br=<n>``."""
+    Cb = _below(C)
+    br_names = names["split.br"]
+    made: dict[tuple, list[str]] = {}  # (closed, opened) -> its features, made once per page
+    prev_chain: tuple = ()
+    prev_names: tuple = ()
+    for out, b, (chain, cnames, _, _, _, _, _) in zip(own, blocks, contexts):
+        n_chain = len(chain)
+        if n_chain and n_chain == len(prev_chain) and chain[:-1] == prev_chain[:-1]:
+            k = n_chain - 1 if chain[-1] is not prev_chain[-1] else n_chain  # siblings: one each
+        else:
+            k = 0
+            while k < n_chain and k < len(prev_chain) and chain[k] is prev_chain[k]:
+                k += 1
+        key = (prev_names[k:], cnames[k:])
+        feats = made.get(key)
+        if feats is None:
+            feats = made[key] = _split_names(*key, C)
+        out += feats
+        out.append(br_names[bisect_right(Cb, b.inlines.count(BR)) - 1])
+        prev_chain, prev_names = chain, cnames
+
+
+def _split_names(closed: tuple[str, ...], opened: tuple[str, ...], C: tuple) -> list[str]:
+    """The ``split.*`` features of the elements ``closed`` and ``opened`` between two blocks."""
+    out = ["split.close." + t for t in closed]
+    out += ["split.open." + t for t in opened]
+    counts: dict[str, int] = {}
+    for t in closed + opened:
+        counts[t] = counts.get(t, 0) + 1
+    out += [f"split.{t}={bucket(c, C)}" for t, c in counts.items()]
+    return out
+
+
+def _content(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | None, names: dict,
+             R: tuple, C: tuple) -> None:
+    """The ``content`` family (``stop``: the page's stop words, ``None`` when no list fits it)."""
+    br = bisect_right
+    Rb, Cb = _below(R), _below(C)
+    for out, f in zip(own, facts):
+        text = f.text
+        nc = len(text) or 1
+        alpha, digit, upper = f.alpha, f.digits, f.upper
+        space = text.count(" ")
+        punct = nc - alpha - digit - space
+        out += [names["char.alpha"][br(Rb, alpha / nc) - 1], names["char.digit"][br(Rb, digit / nc) - 1],
+                names["char.upper"][br(Rb, upper / nc) - 1], names["char.punct"][br(Rb, punct / nc) - 1],
+                names["char.space"][br(Rb, space / nc) - 1], names["chars"][br(Cb, len(text)) - 1],
+                names["tokens"][br(Cb, f.words) - 1]]
+        toks = f.toks
+        if toks:
+            nt = len(toks)
+            ui, au, dg = token_counts(text, toks, upper, digit)
+            out += [names["tok.upper-initial"][br(Rb, ui / nt) - 1], names["tok.all-upper"][br(Rb, au / nt) - 1],
+                    names["tok.digit"][br(Rb, dg / nt) - 1]]
+            if stop is None:  # no list fits the page (kitten/language.py)
+                unspaced = _unspaced_chars(text) if not text.isascii() else 0
+                if unspaced and 2 * unspaced >= alpha:  # function characters count as stop words
+                    n_func = len(_FUNCTION_CHARS.findall(text))
+                    out += [names["tok.stopword"][br(Rb, n_func / unspaced) - 1],
+                            names["stopwords"][br(Cb, n_func // 2) - 1]]
+                else:
+                    out.append("tok.stopword=na")
+            else:
+                n_stop = sum(map(stop.__contains__, f.stripped))
+                out += [names["tok.stopword"][br(Rb, n_stop / nt) - 1], names["stopwords"][br(Cb, n_stop) - 1]]
+        out += [names["sentences"][br(Cb, f.sentences) - 1],
+                names["sentence-len"][br(Cb, f.words / f.sentences if f.sentences else 0) - 1]]
+        first = text[:1]
+        out.append("begin.upper" if first.isupper() else "begin.lower" if first.islower()
+                   else "begin.digit" if first.isdigit() else "begin.other")
+        last = text[-1:]
+        out.append("end.stop" if last in _END_STOP else "end.colon" if last in ":：" else "end.other")
+        if _BULLET.match(text):
+            out.append("bullet")
+        _patterns(out, f)
+
+
+def _patterns(out: list[str], f: _Facts) -> None:
+    """``regexp.url``, ``regexp.date``, ``regexp.time``, ``regexp.email``,
+    ``regexp.copyright``: each expression only where a string it cannot match without
+    is found (the same features, a fraction of the regular-expression work)."""
+    text, folded = f.text, f.lower
+    if ("://" in text or "www" in folded) and _URL.search(text):
+        out.append("regexp.url")
+    if f.digits:
+        if (_DATE_NUMERIC.search(text) or _MONTH.search(folded)) and _DATE.search(text):
+            out.append("regexp.date")
+        if ":" in text and _TIME.search(text):
+            out.append("regexp.time")
+    if "@" in text and _EMAIL.search(text):
+        out.append("regexp.email")
+    if ("©" in text or "(c)" in folded or "copyright" in folded or "rights reserved" in folded) \
+            and _COPYRIGHT.search(text):
+        out.append("regexp.copyright")
+
+
+def _duplicates(own: list[list[str]], facts: list[_Facts], names: dict, C: tuple) -> None:
+    """The ``duplicate`` family: ``duplicate-count=<n>`` and ``first-duplicate``."""
+    Cb = _below(C)
+    dup: dict[str, int] = {}
+    for f in facts:
+        dup[f.lower] = dup.get(f.lower, 0) + 1
+    seen: set[str] = set()
+    for out, f in zip(own, facts):
+        key = f.lower
+        out.append(names["duplicate-count"][bisect_right(Cb, dup[key]) - 1])
+        if dup[key] > 1 and key not in seen:
+            out.append("first-duplicate")
+        seen.add(key)
+
+
+def _group_words(contexts: list[tuple], facts: list[_Facts]) -> tuple[dict, dict]:
+    """The words outside links per nearest ``div``-like and ``td`` container."""
     div_words: dict = {}
     td_words: dict = {}
-    if "group" in fam or "document" in fam:
-        for (_, _, _, _, _, div, td), f in zip(contexts, facts):
-            outside = f.words * (1 - f.link_letters / f.letters) if f.letters else 0
-            div_of.append(div)
-            td_of.append(td)
-            if div is not None:
-                div_words[div] = div_words.get(div, 0) + outside
-            if td is not None:
-                td_words[td] = td_words.get(td, 0) + outside
-    landmarks = _landmarks(blocks, facts, contexts, root, C) if "page" in fam else None
+    for (_, _, _, _, _, div, td), f in zip(contexts, facts):
+        outside = f.words * (1 - f.link_letters / f.letters) if f.letters else 0
+        if div is not None:
+            div_words[div] = div_words.get(div, 0) + outside
+        if td is not None:
+            td_words[td] = td_words.get(td, 0) + outside
+    return div_words, td_words
+
+
+def _groups(own: list[list[str]], contexts: list[tuple], div_words: dict, td_words: dict, total_words: int,
+            names: dict, R: tuple) -> None:
+    """The ``group`` family: ``div-group.word-ratio``, ``td-group.word-ratio`` (or ``td-group.none``)."""
+    Rb = _below(R)
+    div_names, td_names = names["div-group.word-ratio"], names["td-group.word-ratio"]
+    for out, (_, _, _, _, _, d, t) in zip(own, contexts):
+        out.append(div_names[bisect_right(Rb, div_words.get(d, 0) / total_words) - 1])
+        out.append(td_names[bisect_right(Rb, td_words.get(t, 0) / total_words) - 1]
+                   if t is not None else "td-group.none")
+
+
+def _document(own: list[list[str]], facts: list[_Facts], div_words: dict, td_words: dict, total_words: int,
+              names: dict, R: tuple, C: tuple) -> None:
+    """The ``document`` family: ``position``, then the page-wide ``doc.*`` features."""
+    n = len(facts)
+    total_sentences = sum(f.sentences for f in facts)
     max_div = max(div_words.values(), default=0) / total_words
     max_td = max(td_words.values(), default=0) / total_words
-    seen: set[str] = set()
-    own: list[list[str]] = []
-    prev_chain: tuple = ()
-    br = bisect_right
-    Rb, Cb, Qb = _below(R), _below(C), _below(Q)
-    names = _feature_names(R, C, Q)
     page_wide = [f"doc.words={bucket(total_words, C)}", f"doc.sentences={bucket(total_sentences, C)}",
                  f"doc.blocks={bucket(n, C)}", f"doc.max-div-group={bucket(max_div, R)}",
                  f"doc.max-td-group={bucket(max_td, R)}"]
-    prev_names: tuple = ()
-    split_counts: dict[tuple[str, int], str] = {}
-    for i, (b, f, (chain, cnames, _, above, own_marks, _, _)) in enumerate(zip(blocks, facts, contexts)):
-        out: list[str] = []
-        text = f.text
-        if "markup" in fam:
-            out.append(f"tag.{b.tag}")
-            out.append(f"kind.{b.kind}")
-            if chain:
-                out.extend(above)
-                out.extend(own_marks)
-        if "split" in fam:
-            # elements closed since the previous block, then those opened (siblings: one each)
-            n_chain = len(chain)
-            if n_chain and n_chain == len(prev_chain) and chain[:-1] == prev_chain[:-1]:
-                k = n_chain - 1 if chain[-1] is not prev_chain[-1] else n_chain
-            else:
-                k = 0
-                while k < n_chain and k < len(prev_chain) and chain[k] is prev_chain[k]:
-                    k += 1
-            closed, opened = prev_names[k:], cnames[k:]
-            out += ["split.close." + t for t in closed]
-            out += ["split.open." + t for t in opened]
-            counts: dict[str, int] = {}
-            for t in closed + opened:
-                counts[t] = counts.get(t, 0) + 1
-            for t, c in counts.items():
-                sc = split_counts.get((t, c))
-                if sc is None:
-                    sc = split_counts[(t, c)] = f"split.{t}={bucket(c, C)}"
-                out.append(sc)
-            brs = b.inlines.count(BR)
-            out.append(names["split.br"][br(Cb, brs) - 1])
-            prev_chain, prev_names = chain, cnames
-        if "content" in fam:
-            nc = len(text) or 1
-            if text.isascii():
-                data = text.encode("ascii")
-                alpha = _count(data, _ASCII_ALPHA)
-                digit = _count(data, _ASCII_DIGIT)
-                upper = _count(data, _ASCII_UPPER)
-            else:
-                data, rest = _split_ascii(text)
-                alpha = _count(data, _ASCII_ALPHA) + sum(map(str.isalpha, rest))
-                digit = _count(data, _ASCII_DIGIT) + sum(map(str.isdigit, rest))
-                upper = _count(data, _ASCII_UPPER) + sum(map(str.isupper, rest))
-            space = text.count(" ")
-            punct = nc - alpha - digit - space
-            out += [names["char.alpha"][br(Rb, alpha / nc) - 1], names["char.digit"][br(Rb, digit / nc) - 1],
-                    names["char.upper"][br(Rb, upper / nc) - 1], names["char.punct"][br(Rb, punct / nc) - 1],
-                    names["char.space"][br(Rb, space / nc) - 1], names["chars"][br(Cb, len(text)) - 1],
-                    names["tokens"][br(Cb, f.words) - 1]]
-            toks = f.toks
-            if toks:
-                nt = len(toks)
-                # no upper-case (digit) character: no token counted (the same figures, faster)
-                ui = sum(map(str.isupper, map(itemgetter(0), toks))) if upper else 0
-                au = sum(map(str.isupper, toks)) if upper else 0
-                dg = (len(_ASCII_DIGIT_TOKEN.findall(text)) if text.isascii() else sum(map(_has_digit, toks))) \
-                    if digit else 0
-                out += [names["tok.upper-initial"][br(Rb, ui / nt) - 1], names["tok.all-upper"][br(Rb, au / nt) - 1],
-                        names["tok.digit"][br(Rb, dg / nt) - 1]]
-                if stop is None:  # no list fits the page (kitten/language.py)
-                    unspaced = _unspaced_chars(text) if not text.isascii() else 0
-                    if unspaced and 2 * unspaced >= alpha:  # function characters count as stop words
-                        n_func = len(_FUNCTION_CHARS.findall(text))
-                        out += [names["tok.stopword"][br(Rb, n_func / unspaced) - 1],
-                                names["stopwords"][br(Cb, n_func // 2) - 1]]
-                    else:
-                        out.append("tok.stopword=na")
-                else:
-                    n_stop = sum(map(stop.__contains__, map(methodcaller("strip", _STRIP), f.lower.split())))
-                    out += [names["tok.stopword"][br(Rb, n_stop / nt) - 1],
-                            names["stopwords"][br(Cb, n_stop) - 1]]
-            out += [names["sentences"][br(Cb, f.sentences) - 1],
-                    names["sentence-len"][br(Cb, f.words / f.sentences if f.sentences else 0) - 1]]
-            first = text[:1]
-            out.append("begin.upper" if first.isupper() else "begin.lower" if first.islower()
-                       else "begin.digit" if first.isdigit() else "begin.other")
-            last = text[-1:]
-            out.append("end.stop" if last in _END_STOP else "end.colon" if last in ":：" else "end.other")
-            if _BULLET.match(text):
-                out.append("bullet")
-            # each expression only where a string it cannot match without is found
-            # (the same features, a fraction of the regular-expression work)
-            folded = f.lower
-            if ("://" in text or "www" in folded) and _URL.search(text):
-                out.append("regexp.url")
-            if f.digits:
-                if (_DATE_NUMERIC.search(text) or _MONTH.search(folded)) and _DATE.search(text):
-                    out.append("regexp.date")
-                if ":" in text and _TIME.search(text):
-                    out.append("regexp.time")
-            if "@" in text and _EMAIL.search(text):
-                out.append("regexp.email")
-            if ("©" in text or "(c)" in folded or "copyright" in folded or "rights reserved" in folded) \
-                    and _COPYRIGHT.search(text):
-                out.append("regexp.copyright")
-        if "duplicate" in fam:
-            key = f.lower
-            out.append(names["duplicate-count"][br(Cb, dup[key]) - 1])
-            if dup[key] > 1 and key not in seen:
-                out.append("first-duplicate")
-            seen.add(key)
-        if "group" in fam:
-            d, t = div_of[i], td_of[i]
-            out.append(names["div-group.word-ratio"][br(Rb, div_words.get(d, 0) / total_words) - 1])
-            out.append(names["td-group.word-ratio"][br(Rb, td_words.get(t, 0) / total_words) - 1]
-                       if t is not None else "td-group.none")
-        if "document" in fam:
-            out.append(names["position"][br(Rb, i / n) - 1])
-            out += page_wide
-        if landmarks is not None:
-            out += landmarks[i]
-        if "shallow" in fam:
-            out.append(names["link-density"][br(Rb, f.link_letters / f.letters if f.letters else 0) - 1])
-            lines = max(1, -(-len(text) // 80))
-            out.append(names["text-density"][br(Cb, f.words / lines) - 1])
-            pw = facts[i - 1].words if i else 0
-            nw = facts[i + 1].words if i + 1 < n else 0
-            out.append(names["quotient.prev"][br(Qb, pw / f.words if f.words else 10.0) - 1])
-            out.append(names["quotient.next"][br(Qb, f.words / nw if nw else 10.0) - 1])
-        own.append(out)
-    return own
+    Rb = _below(R)
+    position = names["position"]
+    for i, out in enumerate(own):
+        out.append(position[bisect_right(Rb, i / n) - 1])
+        out += page_wide
+
+
+def _shallow(own: list[list[str]], facts: list[_Facts], names: dict, R: tuple, C: tuple, Q: tuple) -> None:
+    """The ``shallow`` family: ``link-density``, ``text-density``, ``quotient.prev``, ``quotient.next``."""
+    br = bisect_right
+    Rb, Cb, Qb = _below(R), _below(C), _below(Q)
+    n = len(facts)
+    for i, (out, f) in enumerate(zip(own, facts)):
+        out.append(names["link-density"][br(Rb, f.link_letters / f.letters if f.letters else 0) - 1])
+        lines = max(1, -(-len(f.text) // 80))
+        out.append(names["text-density"][br(Cb, f.words / lines) - 1])
+        pw = facts[i - 1].words if i else 0
+        nw = facts[i + 1].words if i + 1 < n else 0
+        out.append(names["quotient.prev"][br(Qb, pw / f.words if f.words else 10.0) - 1])
+        out.append(names["quotient.next"][br(Qb, f.words / nw if nw else 10.0) - 1])
 
 
 _WORD = re.compile(r"\w+")
@@ -659,7 +748,7 @@ def _first_tokens(facts: list[_Facts], limit: int) -> list[str]:
     """About the first ``limit`` lower-cased tokens of the page, punctuation stripped."""
     out: list[str] = []
     for f in facts:
-        out += map(methodcaller("strip", _STRIP), f.lower.split())
+        out += f.stripped
         if len(out) >= limit:
             break
     return out
