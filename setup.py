@@ -2,8 +2,10 @@
 
 ``kitten.normalizer._fastwrite`` writes the common case of the XHTML writer in C
 (see kitten/normalizer/fastwrite.py); ``kitten.tables._forest`` evaluates the table
-and cell decision forests (kitten/tables/model.py). Both are optional: without a C
-compiler the install still succeeds and Python does the whole job, slower.
+and cell decision forests (kitten/tables/model.py); ``kitten.boilerplate._facts`` counts
+the characters and tokens of the gate's blocks (``text_facts`` in
+kitten/boilerplate/features.py). All are optional: without a C compiler the install
+still succeeds and Python does the whole job, slower.
 """
 from setuptools import Extension, setup
 
@@ -11,4 +13,6 @@ setup(ext_modules=[
     Extension("kitten.normalizer._fastwrite", ["kitten/normalizer/_fastwrite.c"], optional=True,
               extra_compile_args=["-O2"]),
     Extension("kitten.tables._forest", ["kitten/tables/_forest.c"], optional=True, extra_compile_args=["-O2"]),
+    Extension("kitten.boilerplate._facts", ["kitten/boilerplate/_facts.c"], optional=True,
+              extra_compile_args=["-O2"]),
 ])

@@ -724,3 +724,21 @@ def test_character_counts_split_at_ascii_are_the_counts_of_the_whole_text() -> N
         assert _count(data, _ASCII_UPPER) + sum(map(str.isupper, rest)) == sum(map(str.isupper, text))
         assert _count(data, _ASCII_ALPHA) + _count(data, _ASCII_DIGIT) + sum(map(str.isalnum, rest)) \
             == sum(map(str.isalnum, text))
+
+
+def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
+    """``_facts.text_facts`` (C) gives what the Python fallback of ``text_facts`` gives."""
+    import random
+
+    from kitten.boilerplate import features
+
+    if features._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    rnd = random.Random(0)
+    alphabet = "aAzZ09 .,;:!?\"'()[]«»“”‘’ǅǄǆİıΣσςß²½Ⅻ١𝟘中の\u00a0\u2003\u3000\t\nÉé-_/@"
+    texts = ["Ünïcödé Straße 12", "Ǆemal ǅ ǆ İstanbul ², ١٢٣ Ⅻ", "中文，日本語のテキスト 2024年", "plain ASCII 42", "",
+             "  \n\t ", "Ελληνικά ΚΕΦΑΛΑΙΑ 𝟘𝟙 — «quotes»", "“Hello,” she said. (OK) ''", "ǅA Aǅ ÀB 1½ ⅷ ΣΑΣ ﬁ İİ"]
+    texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 30))) for _ in range(3000)]
+    in_c = [features.text_facts(t) for t in texts]
+    monkeypatch.setattr(features, "_facts", None)
+    assert [features.text_facts(t) for t in texts] == in_c

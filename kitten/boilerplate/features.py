@@ -89,6 +89,11 @@ from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.language import CHOICE_TOKENS, page_stop_words
 from kitten.metadata import json_ld_objects
 
+try:
+    from kitten.boilerplate import _facts
+except ImportError:  # not built (no C compiler at install): text_facts does it in Python
+    _facts = None
+
 _NS = "{http://www.w3.org/1999/xhtml}"
 _NS_LEN = len(_NS)
 
@@ -335,12 +340,14 @@ class _Facts:
     alpha: int  # str.isalpha characters
     digits: int  # str.isdigit characters (a superset of what \d matches)
     upper: int  # str.isupper characters
+    token_counts: tuple[int, int, int]  # tokens upper-case initial, upper-case, with a digit
     sentences: int
 
 
 _ASCII_ALPHA = bytes(range(65, 91)) + bytes(range(97, 123))
 _ASCII_DIGIT = b"0123456789"
 _ASCII_UPPER = bytes(range(65, 91))
+_ASCII_ALNUM = _ASCII_ALPHA + _ASCII_DIGIT
 
 
 #: from the first ASCII digit of a token to its end (the text's tokens are separated
@@ -390,10 +397,31 @@ def token_counts(text: str, toks: list[str], upper: int, digits: int) -> tuple[i
     return ui, au, dg
 
 
-def stripped_tokens(lower: str) -> list[str]:
-    """The white-space tokens of ``lower``, the punctuation of :data:`_STRIP` stripped
-    from their ends (empty tokens kept)."""
-    return list(map(methodcaller("strip", _STRIP), lower.split()))
+def _alnum_count(text: str) -> int:
+    """The ``str.isalnum`` characters of ``text``."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return _count(data, _ASCII_ALNUM)
+    return sum(map(str.isalnum, text))
+
+
+def text_facts(raw: str) -> tuple:
+    """``(text, lower, toks, stripped, alpha, digits, upper, alnum, upper_initial,
+    all_upper, with_digit)`` of a block's text ``raw``: its white-space tokens joined by
+    single spaces, lower-cased; the tokens, and those of ``lower`` with the punctuation
+    of :data:`_STRIP` stripped from their ends (stop-word candidates, empty ones kept);
+    the characters of ``text`` that are letters, digits, upper-case, letters or digits
+    (:func:`char_counts`); the tokens with an upper-case first character, upper-case
+    (``str.isupper``), with a digit (:func:`token_counts`). In C (``_facts.c``) when
+    the extension is built, the same values."""
+    if _facts is not None:
+        return _facts.text_facts(raw, _STRIP)
+    toks = raw.split()
+    text = " ".join(toks)
+    lower = text.lower()
+    alpha, digits, upper, alnum = char_counts(text)
+    return (text, lower, toks, list(map(methodcaller("strip", _STRIP), lower.split())), alpha, digits, upper,
+            alnum, *token_counts(text, toks, upper, digits))
 
 
 def _names(prefix: str, thresholds: tuple[float, ...]) -> list[str]:
@@ -445,8 +473,7 @@ def _link_letters(blocks: list[Block], body) -> dict:
         for w in walked:
             owner[w] = found
         if found is not None:
-            n = sum(map(str.isalnum, "".join(a.itertext())))
-            out[found] = out.get(found, 0) + n
+            out[found] = out.get(found, 0) + _alnum_count("".join(a.itertext()))
     return out
 
 
@@ -531,10 +558,8 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
 def _block_facts(b: Block, links: dict) -> _Facts:
     """The :class:`_Facts` of ``b`` (``links``: letters inside links per source element,
     :func:`_link_letters`)."""
-    toks = b.text().split()
-    text = " ".join(toks)
+    text, lower, toks, stripped, alpha, digits, upper, letters, ui, au, dg = text_facts(b.text())
     words = len(toks)
-    alpha, digits, upper, letters = char_counts(text)
     ends = 0
     if not text.isascii():
         unspaced = _unspaced_chars(text)
@@ -544,9 +569,8 @@ def _block_facts(b: Block, links: dict) -> _Facts:
     # runs of . ! ? followed by a space or the end (white space is single spaces here), and 。！？
     sentences = max(1, text.count(". ") + text.count("! ") + text.count("? ") + ends
                     + (text[-1] in ".!?")) if words else 0
-    lower = text.lower()
-    return _Facts(text, lower, toks, stripped_tokens(lower), words, min(links.get(b.source, 0), letters),
-                  letters, alpha, digits, upper, sentences)
+    return _Facts(text, lower, toks, stripped, words, min(links.get(b.source, 0), letters), letters, alpha,
+                  digits, upper, (ui, au, dg), sentences)
 
 
 def _markup(own: list[list[str]], blocks: list[Block], contexts: list[tuple]) -> None:
@@ -619,7 +643,7 @@ def _content(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | N
         toks = f.toks
         if toks:
             nt = len(toks)
-            ui, au, dg = token_counts(text, toks, upper, digit)
+            ui, au, dg = f.token_counts
             out += [names["tok.upper-initial"][br(Rb, ui / nt) - 1], names["tok.all-upper"][br(Rb, au / nt) - 1],
                     names["tok.digit"][br(Rb, dg / nt) - 1]]
             if stop is None:  # no list fits the page (kitten/language.py)
@@ -769,7 +793,7 @@ def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], 
                 continue
             words = _WORD.findall(f.lower)
             if 2 <= len(words) <= 40 and len(set(words)) >= TITLE_SHARE * len(title) \
-                    and sum(w in title for w in words) >= TITLE_SHARE * len(words):
+                    and sum(map(title.__contains__, words)) >= TITLE_SHARE * len(words):
                 out[i].append("title.match")
                 if at < 0 or (b.kind == "heading" and blocks[at].kind != "heading"):
                     at = i if at < 0 or blocks[at].kind != "heading" else at
@@ -786,7 +810,7 @@ def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], 
     else:
         for i, f in enumerate(facts):
             words = _WORD.findall(f.lower)
-            share = sum(w in body for w in words) / len(words) if len(words) >= 3 else 0.0
+            share = sum(map(body.__contains__, words)) / len(words) if len(words) >= 3 else 0.0
             out[i].append("ld.short" if len(words) < 3 else "ld.body" if share >= 0.8 else "ld.part"
                           if share >= 0.4 else "ld.out")
     inside = _region([c[0] for c in contexts], [f.words for f in facts],
