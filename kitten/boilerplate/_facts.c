@@ -111,6 +111,15 @@ text_facts(PyObject *self, PyObject *args)
     const void *data = PyUnicode_DATA(text);
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (ch < 128) {  /* what the macros give for ASCII, without their table look-ups */
+            int is_up = ch >= 'A' && ch <= 'Z', is_alpha = is_up || (ch >= 'a' && ch <= 'z');
+            int is_digit = ch >= '0' && ch <= '9';
+            alpha += is_alpha;
+            digits += is_digit;
+            upper += is_up;
+            alnum += is_alpha || is_digit;
+            continue;
+        }
         alpha += Py_UNICODE_ISALPHA(ch) != 0;
         digits += Py_UNICODE_ISDIGIT(ch) != 0;
         upper += Py_UNICODE_ISUPPER(ch) != 0;
