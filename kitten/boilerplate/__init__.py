@@ -60,6 +60,7 @@ from kitten.lists import link_letters
 from kitten.log import PageLog
 from kitten.resources import lines
 from kitten.tables import data_tables
+from kitten.tables.collect import TABLE
 
 __all__ = ["gate", "Labelled", "FALLBACK"]
 
@@ -150,7 +151,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     prose = [_sentence_words(t, n) for t, n in zip(texts, words)]
     labels = _with_groups(units, _with_sibling_prose(units, labels, prose, words, probs), probs)
     labels = _with_captions(units, labels, own)
-    if tables is not None and config.keep_data_tables:
+    if tables is not None and config.keep_data_tables and _table_units_dropped(units, labels):
         labels = _with_data_tables(units, labels, data_tables(doc, tables, classifiers))
     if config.drop_comments:
         labels = _without_comments(labels, prose, [COMMENTS in f for f in own])
@@ -343,6 +344,12 @@ def _with_data_tables(units: list[Block], labels: list[str], data: set) -> list[
     if not data:
         return labels
     return [lab if lab != "other" or u.group not in data else "paragraph" for u, lab in zip(units, labels)]
+
+
+def _table_units_dropped(units: list[Block], labels: list[str]) -> bool:
+    """Is a unit whose group is a table labelled ``other``? Else :func:`_with_data_tables`
+    has nothing to keep, and the tables need not be classified."""
+    return any(lab == "other" and u.group is not None and u.group.tag == TABLE for u, lab in zip(units, labels))
 
 
 def _inside(element, group) -> bool:

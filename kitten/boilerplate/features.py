@@ -281,25 +281,37 @@ class _Tree:
         the ``container.*`` features of that chain, with and without ``el``'s own;
         ``el``'s class/id features (not its ``container.<tag>``); the nearest
         ``div``-like and ``td``/``th`` element of the chain (``None`` when there is none)."""
-        c = self.contexts.get(el)
-        if c is None:
+        contexts = self.contexts
+        c = contexts.get(el)
+        if c is not None:
+            return c
+        below: list = []  # el and its ancestors without a context yet, upwards
+        while c is None:
             parent = el.getparent()
             if parent is None or el is self.body:
-                c = _NO_CONTEXT
-            else:
-                chain, names, above, _, _, div, td = self.context(parent)
-                tag, marks, own = _marks(el.tag, el.get("class"), el.get("id"))
-                if tag in _TD:
-                    td = el
-                if tag in _DIVS:
-                    div = el
-                # a vocabulary word counts once however many ancestors carry it (marks[0]
-                # is container.<tag>, which counts each time)
-                inherited = above + marks if len(marks) == 1 else \
-                    above + marks[:1] + tuple(m for m in marks[1:] if m not in above)
-                c = (chain + (el,), names + (tag,), inherited, above, own, div, td)
-            self.contexts[el] = c
+                c = contexts[el] = _NO_CONTEXT
+                break
+            below.append(el)
+            el = parent
+            c = contexts.get(el)
+        for el in reversed(below):
+            c = contexts[el] = _child_context(c, el)
         return c
+
+
+def _child_context(parent: tuple, el) -> tuple:
+    """The context (:meth:`_Tree.context`) of ``el`` from its parent's."""
+    chain, names, above, _, _, div, td = parent
+    tag, marks, own = _marks(el.tag, el.get("class"), el.get("id"))
+    if tag in _TD:
+        td = el
+    if tag in _DIVS:
+        div = el
+    # a vocabulary word counts once however many ancestors carry it (marks[0]
+    # is container.<tag>, which counts each time)
+    inherited = above + marks if len(marks) == 1 else \
+        above + marks[:1] + tuple(m for m in marks[1:] if m not in above)
+    return chain + (el,), names + (tag,), inherited, above, own, div, td
 
 
 @lru_cache(maxsize=8192)

@@ -13,7 +13,9 @@ from kitten.document import BR, Block, Document
 from kitten.tables.grid import Grid
 
 NS = "{http://www.w3.org/1999/xhtml}"
-_TABLE, _TD, _TH, _CAPTION = NS + "table", NS + "td", NS + "th", NS + "caption"
+#: the tag of a table element (a block's ``group`` is a list or a table)
+TABLE = NS + "table"
+_TD, _TH, _CAPTION = NS + "td", NS + "th", NS + "caption"
 
 
 @dataclass(slots=True)
@@ -33,7 +35,7 @@ class TableBlocks:
 def _table_above(el):
     """The nearest table above ``el`` (``el`` excluded), or None."""
     el = el.getparent()
-    while el is not None and el.tag != _TABLE:
+    while el is not None and el.tag != TABLE:
         el = el.getparent()
     return el
 
@@ -42,7 +44,7 @@ def _owner(el, group, tables: dict) -> tuple[Any, Any, bool]:
     """(nearest table, nearest cell inside it, is caption) for a block's source element.
     ``group`` is the block's innermost list or table; ``tables`` caches the table above
     each list group (lists outside tables, the common case, cost one lookup)."""
-    if group.tag == _TABLE:
+    if group.tag == TABLE:
         table = group
     else:
         key = id(group)
@@ -88,7 +90,7 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
         key = id(table)
         is_leaf = leaf.get(key)
         if is_leaf is None:
-            is_leaf = leaf[key] = sum(1 for _ in table.iter(_TABLE)) == 1
+            is_leaf = leaf[key] = sum(1 for _ in table.iter(TABLE)) == 1
         if not is_leaf:
             continue
         tb = found.get(key)
@@ -96,7 +98,7 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
             parent = table.getparent()
             embedded = False
             while parent is not None:
-                if parent.tag == _TABLE:
+                if parent.tag == TABLE:
                     embedded = True
                     break
                 parent = parent.getparent()
