@@ -742,3 +742,33 @@ def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
     in_c = [features.text_facts(t) for t in texts]
     monkeypatch.setattr(features, "_facts", None)
     assert [features.text_facts(t) for t in texts] == in_c
+
+
+def test_content_family_in_c_is_that_of_python() -> None:
+    """``_facts.content`` (C) adds the features ``_content_counts`` (Python) adds, on blocks
+    of every kind of text (empty, white space, unspaced scripts, upper case, digits)."""
+    import random
+
+    from kitten.boilerplate import features
+    from kitten.document import Block
+
+    if features._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    rnd = random.Random(0)
+    alphabet = "aAzZ09 .,;:!?\"'()«»“”ǅİΣß²½中の。：\u3000\t\nÉ-@"
+    words = ["the", "of", "The", "and", "OF", "x"]
+    texts = ["", " ", "Hello.", "end:", "end：", "12 apples", "中文。", "the of and"]
+    texts += [" ".join(rnd.choice(words) if rnd.random() < 0.3 else
+                       "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 8)))
+                       for _ in range(rnd.randint(0, 12))) for _ in range(2000)]
+    facts = [features._block_facts(Block("paragraph", "p", None, [t]), {}) for t in texts]
+    settings = features.FeatureSettings()
+    R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
+    names = features._feature_names(R, C, Q)
+    stop = frozenset(["the", "of", "and"])
+    in_c: list[list[str]] = [[] for _ in facts]
+    features._facts.content(in_c, facts, stop, tuple(names[p] for p in features.CONTENT_NAMES),
+                            features._below(R), features._below(C), features._END_STOP_CHARS)
+    in_python: list[list[str]] = [[] for _ in facts]
+    features._content_counts(in_python, facts, stop, names, R, C)
+    assert in_c == in_python

@@ -15,6 +15,13 @@
  *            upper-case, that are upper-case (str.isupper), that hold a digit
  * Characters are classified with the macros str's own methods use (Py_UNICODE_ISALPHA
  * ...), so the figures cannot differ from the Python loop's.
+ *
+ * content(own, facts, stop, names, ratios, counts, end_stop): the ``content`` family's
+ * features up to ``end.*`` for every block of a page whose stop-word list is known
+ * (``_content_counts`` in features.py, the Python loop it replaces, operation for
+ * operation): appended to each block's list of ``own``. ``names``: the tuple of name
+ * lists of CONTENT_NAMES' prefixes, in order; ``ratios``, ``counts``: the thresholds
+ * with -inf first (``_below``); a value's name is names[bisect_right(below, v) - 1].
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -147,10 +154,210 @@ error:
     return NULL;
 }
 
+/* names[bisect_right(below, v) - 1] as a new reference (below[0] is -inf) */
+static PyObject *
+bucket_name(PyObject *names, const double *below, Py_ssize_t n_below, double v)
+{
+    Py_ssize_t lo = 0, hi = n_below;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (v < below[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    PyObject *name = PyList_GET_ITEM(names, lo - 1);
+    Py_INCREF(name);
+    return name;
+}
+
+static double *
+doubles(PyObject *seq, Py_ssize_t *n)
+{
+    PyObject *fast = PySequence_Fast(seq, "thresholds must be a sequence");
+    if (fast == NULL)
+        return NULL;
+    *n = PySequence_Fast_GET_SIZE(fast);
+    double *out = PyMem_New(double, *n > 0 ? *n : 1);
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (out[i] == -1.0 && PyErr_Occurred()) {
+            PyMem_Free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    return out;
+}
+
+/* the attributes of a block's facts the content family reads */
+enum { A_TEXT, A_ALPHA, A_DIGITS, A_UPPER, A_WORDS, A_TOKS, A_COUNTS, A_STRIPPED, A_SENTENCES, N_ATTRS };
+static const char *ATTR_NAMES[N_ATTRS] = {"text", "alpha", "digits", "upper", "words", "toks", "token_counts",
+                                          "stripped", "sentences"};
+static PyObject *ATTRS[N_ATTRS];
+/* the name lists of the ``names`` argument, in order */
+enum { N_ALPHA, N_DIGIT, N_UPPER, N_PUNCT, N_SPACE, N_CHARS, N_TOKENS, N_UI, N_AU, N_DG, N_STOP, N_STOPS,
+       N_SENTENCES, N_SENTENCE_LEN, N_NAMES };
+
+static int
+add(PyObject *out, PyObject *name)
+{
+    if (name == NULL)
+        return -1;
+    int r = PyList_Append(out, name);
+    Py_DECREF(name);
+    return r;
+}
+
+static int
+content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, const double *R, Py_ssize_t nR,
+              const double *C, Py_ssize_t nC, PyObject *end_stop, PyObject **fixed)
+{
+    PyObject *v[N_ATTRS] = {NULL};
+    int ok = -1;
+    for (int k = 0; k < N_ATTRS; k++) {
+        v[k] = PyObject_GetAttr(f, ATTRS[k]);
+        if (v[k] == NULL)
+            goto done;
+    }
+    PyObject *text = v[A_TEXT];
+    if (!PyUnicode_Check(text) || !PyList_Check(v[A_TOKS]) || !PyList_Check(v[A_STRIPPED])
+            || !PyTuple_Check(v[A_COUNTS]) || PyTuple_GET_SIZE(v[A_COUNTS]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "unexpected block facts");
+        goto done;
+    }
+    long alpha = PyLong_AsLong(v[A_ALPHA]), digit = PyLong_AsLong(v[A_DIGITS]), upper = PyLong_AsLong(v[A_UPPER]);
+    long words = PyLong_AsLong(v[A_WORDS]), sentences = PyLong_AsLong(v[A_SENTENCES]);
+    if (PyErr_Occurred())
+        goto done;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    long space = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        space += PyUnicode_READ(kind, data, i) == ' ';
+    double nc = n ? (double)n : 1.0;
+    long punct = (long)(n ? n : 1) - alpha - digit - space;
+    if (add(out, bucket_name(names[N_ALPHA], R, nR, alpha / nc)) < 0
+            || add(out, bucket_name(names[N_DIGIT], R, nR, digit / nc)) < 0
+            || add(out, bucket_name(names[N_UPPER], R, nR, upper / nc)) < 0
+            || add(out, bucket_name(names[N_PUNCT], R, nR, punct / nc)) < 0
+            || add(out, bucket_name(names[N_SPACE], R, nR, space / nc)) < 0
+            || add(out, bucket_name(names[N_CHARS], C, nC, (double)n)) < 0
+            || add(out, bucket_name(names[N_TOKENS], C, nC, (double)words)) < 0)
+        goto done;
+    Py_ssize_t nt = PyList_GET_SIZE(v[A_TOKS]);
+    if (nt) {
+        long ui = PyLong_AsLong(PyTuple_GET_ITEM(v[A_COUNTS], 0));
+        long au = PyLong_AsLong(PyTuple_GET_ITEM(v[A_COUNTS], 1));
+        long dg = PyLong_AsLong(PyTuple_GET_ITEM(v[A_COUNTS], 2));
+        if (PyErr_Occurred())
+            goto done;
+        long n_stop = 0;
+        Py_ssize_t ns = PyList_GET_SIZE(v[A_STRIPPED]);
+        for (Py_ssize_t k = 0; k < ns; k++) {
+            int in = PySet_Contains(stop, PyList_GET_ITEM(v[A_STRIPPED], k));
+            if (in < 0)
+                goto done;
+            n_stop += in;
+        }
+        if (add(out, bucket_name(names[N_UI], R, nR, (double)ui / (double)nt)) < 0
+                || add(out, bucket_name(names[N_AU], R, nR, (double)au / (double)nt)) < 0
+                || add(out, bucket_name(names[N_DG], R, nR, (double)dg / (double)nt)) < 0
+                || add(out, bucket_name(names[N_STOP], R, nR, (double)n_stop / (double)nt)) < 0
+                || add(out, bucket_name(names[N_STOPS], C, nC, (double)n_stop)) < 0)
+            goto done;
+    }
+    if (add(out, bucket_name(names[N_SENTENCES], C, nC, (double)sentences)) < 0
+            || add(out, bucket_name(names[N_SENTENCE_LEN], C, nC,
+                                    sentences ? (double)words / (double)sentences : 0.0)) < 0)
+        goto done;
+    /* begin.upper / lower / digit / other, end.stop / colon / other (str methods of one
+       character; an empty text ends with "", which is in ":：") */
+    int begin = 3, end = 1;
+    if (n) {
+        Py_UCS4 first = PyUnicode_READ(kind, data, 0), last = PyUnicode_READ(kind, data, n - 1);
+        begin = Py_UNICODE_ISUPPER(first) ? 0 : Py_UNICODE_ISLOWER(first) ? 1 : Py_UNICODE_ISDIGIT(first) ? 2 : 3;
+        end = PyUnicode_FindChar(end_stop, last, 0, PyUnicode_GET_LENGTH(end_stop), 1) >= 0 ? 0
+              : (last == ':' || last == 0xFF1A) ? 1 : 2;
+    }
+    Py_INCREF(fixed[begin]);
+    Py_INCREF(fixed[4 + end]);
+    if (add(out, fixed[begin]) < 0 || add(out, fixed[4 + end]) < 0)
+        goto done;
+    ok = 0;
+done:
+    for (int k = 0; k < N_ATTRS; k++)
+        Py_XDECREF(v[k]);
+    return ok;
+}
+
+static PyObject *FIXED[7];  /* begin.upper, begin.lower, begin.digit, begin.other, end.stop, end.colon, end.other */
+
+static PyObject *
+content(PyObject *self, PyObject *args)
+{
+    PyObject *own, *facts, *stop, *names, *ratios, *counts, *end_stop;
+    if (!PyArg_ParseTuple(args, "O!O!OO!OOU", &PyList_Type, &own, &PyList_Type, &facts, &stop, &PyTuple_Type,
+                          &names, &ratios, &counts, &end_stop))
+        return NULL;
+    if (PyList_GET_SIZE(own) != PyList_GET_SIZE(facts) || PyTuple_GET_SIZE(names) != N_NAMES) {
+        PyErr_SetString(PyExc_ValueError, "own, facts and names do not match");
+        return NULL;
+    }
+    PyObject *lists[N_NAMES];
+    for (int k = 0; k < N_NAMES; k++) {
+        lists[k] = PyTuple_GET_ITEM(names, k);
+        if (!PyList_Check(lists[k])) {
+            PyErr_SetString(PyExc_TypeError, "names must be lists");
+            return NULL;
+        }
+    }
+    Py_ssize_t nR, nC;
+    double *R = doubles(ratios, &nR);
+    if (R == NULL)
+        return NULL;
+    double *C = doubles(counts, &nC);
+    if (C == NULL) {
+        PyMem_Free(R);
+        return NULL;
+    }
+    for (int k = 0; k < N_NAMES; k++)
+        if (PyList_GET_SIZE(lists[k]) != ((k == N_CHARS || k == N_TOKENS || k >= N_STOPS) && k != N_STOP ? nC : nR)) {
+            PyErr_SetString(PyExc_ValueError, "a name list does not match its thresholds");
+            goto error;
+        }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(facts); i++) {
+        PyObject *out = PyList_GET_ITEM(own, i);
+        if (!PyList_Check(out)) {
+            PyErr_SetString(PyExc_TypeError, "own must hold lists");
+            goto error;
+        }
+        if (content_block(out, PyList_GET_ITEM(facts, i), stop, lists, R, nR, C, nC, end_stop, FIXED) < 0)
+            goto error;
+    }
+    PyMem_Free(R);
+    PyMem_Free(C);
+    Py_RETURN_NONE;
+error:
+    PyMem_Free(R);
+    PyMem_Free(C);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
      "text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum, "
      "upper_initial, all_upper, with_digit): see kitten/boilerplate/features.py"},
+    {"content", content, METH_VARARGS,
+     "content(own, facts, stop, names, ratios, counts, end_stop): the content family up to end.*, "
+     "see kitten/boilerplate/features.py"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -164,5 +371,13 @@ PyInit__facts(void)
     SPACE = PyUnicode_InternFromString(" ");
     if (SPACE == NULL)
         return NULL;
+    for (int k = 0; k < N_ATTRS; k++)
+        if ((ATTRS[k] = PyUnicode_InternFromString(ATTR_NAMES[k])) == NULL)
+            return NULL;
+    const char *fixed[7] = {"begin.upper", "begin.lower", "begin.digit", "begin.other", "end.stop", "end.colon",
+                            "end.other"};
+    for (int k = 0; k < 7; k++)
+        if ((FIXED[k] = PyUnicode_InternFromString(fixed[k])) == NULL)
+            return NULL;
     return PyModule_Create(&module);
 }

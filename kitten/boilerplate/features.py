@@ -637,9 +637,34 @@ def _split_names(closed: tuple[str, ...], opened: tuple[str, ...], C: tuple) -> 
     return out
 
 
+#: the bucketed features of :func:`_content_counts`, in the order ``_facts.content`` takes their names
+CONTENT_NAMES = ("char.alpha", "char.digit", "char.upper", "char.punct", "char.space", "chars", "tokens",
+                 "tok.upper-initial", "tok.all-upper", "tok.digit", "tok.stopword", "stopwords", "sentences",
+                 "sentence-len")
+_END_STOP_CHARS = "".join(sorted(_END_STOP))
+
+
 def _content(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | None, names: dict,
              R: tuple, C: tuple) -> None:
-    """The ``content`` family (``stop``: the page's stop words, ``None`` when no list fits it)."""
+    """The ``content`` family (``stop``: the page's stop words, ``None`` when no list fits
+    it): :func:`_content_counts` (in C, ``_facts.content``, when the extension is built
+    and the page has a stop-word list: the same features), then ``bullet`` and
+    ``regexp.*``."""
+    if stop is not None and _facts is not None:
+        _facts.content(own, facts, stop, tuple(names[p] for p in CONTENT_NAMES), _below(R), _below(C),
+                       _END_STOP_CHARS)
+    else:
+        _content_counts(own, facts, stop, names, R, C)
+    for out, f in zip(own, facts):
+        if _BULLET.match(f.text):
+            out.append("bullet")
+        _patterns(out, f)
+
+
+def _content_counts(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | None, names: dict,
+                    R: tuple, C: tuple) -> None:
+    """The ``content`` family up to ``end.*``: character class ratios, characters,
+    tokens, token class ratios, stop words, sentences, how the text begins and ends."""
     br = bisect_right
     Rb, Cb = _below(R), _below(C)
     for out, f in zip(own, facts):
@@ -676,9 +701,6 @@ def _content(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | N
                    else "begin.digit" if first.isdigit() else "begin.other")
         last = text[-1:]
         out.append("end.stop" if last in _END_STOP else "end.colon" if last in ":：" else "end.other")
-        if _BULLET.match(text):
-            out.append("bullet")
-        _patterns(out, f)
 
 
 def _patterns(out: list[str], f: _Facts) -> None:
