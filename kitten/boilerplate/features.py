@@ -1,9 +1,11 @@
 """Features of the text blocks for the boilerplate CRF (Victor's, plus Boilerpipe's).
 
-One pass over the document's blocks, plus ancestor walks cached per element. Every
-block gets a list of string features (``name`` for a binary feature, ``name=value`` for
-a numeric one mapped to a finite value: the *largest threshold less than or equal to*
-the value, thresholds in :class:`FeatureSettings`). Then the templates add each
+Each block's facts are computed once (:func:`text_facts`, in C when ``_facts.c`` is
+built), each element's context once from its parent's; then each family adds its
+features to every block's list, in the order below. Every block gets a list of string
+features (``name`` for a binary feature, ``name=value`` for a numeric one mapped to a
+finite value: the *largest threshold less than or equal to* the value, thresholds in
+:class:`FeatureSettings`). Then the templates add each
 neighbour's features with a prefix (``-1:`` previous block, ``+1:`` next block;
 ``container.*`` but the keywords, ``doc.*`` and ``position`` left out: the same for
 every block, or too many), and ``BOS``/``EOS`` at the ends.
