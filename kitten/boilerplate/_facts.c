@@ -201,6 +201,8 @@ enum { A_TEXT, A_ALPHA, A_DIGITS, A_UPPER, A_WORDS, A_TOKS, A_COUNTS, A_STRIPPED
 static const char *ATTR_NAMES[N_ATTRS] = {"text", "alpha", "digits", "upper", "words", "toks", "token_counts",
                                           "stripped", "sentences"};
 static PyObject *ATTRS[N_ATTRS];
+/* begin.upper, begin.lower, begin.digit, begin.other, end.stop, end.colon, end.other */
+static PyObject *FIXED[7];
 /* the name lists of the ``names`` argument, in order */
 enum { N_ALPHA, N_DIGIT, N_UPPER, N_PUNCT, N_SPACE, N_CHARS, N_TOKENS, N_UI, N_AU, N_DG, N_STOP, N_STOPS,
        N_SENTENCES, N_SENTENCE_LEN, N_NAMES };
@@ -217,7 +219,7 @@ add(PyObject *out, PyObject *name)
 
 static int
 content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, const double *R, Py_ssize_t nR,
-              const double *C, Py_ssize_t nC, PyObject *end_stop, PyObject **fixed)
+              const double *C, Py_ssize_t nC, PyObject *end_stop)
 {
     PyObject *v[N_ATTRS] = {NULL};
     int ok = -1;
@@ -287,9 +289,7 @@ content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, cons
         end = PyUnicode_FindChar(end_stop, last, 0, PyUnicode_GET_LENGTH(end_stop), 1) >= 0 ? 0
               : (last == ':' || last == 0xFF1A) ? 1 : 2;
     }
-    Py_INCREF(fixed[begin]);
-    Py_INCREF(fixed[4 + end]);
-    if (add(out, fixed[begin]) < 0 || add(out, fixed[4 + end]) < 0)
+    if (PyList_Append(out, FIXED[begin]) < 0 || PyList_Append(out, FIXED[4 + end]) < 0)
         goto done;
     ok = 0;
 done:
@@ -297,8 +297,6 @@ done:
         Py_XDECREF(v[k]);
     return ok;
 }
-
-static PyObject *FIXED[7];  /* begin.upper, begin.lower, begin.digit, begin.other, end.stop, end.colon, end.other */
 
 static PyObject *
 content(PyObject *self, PyObject *args)
@@ -339,7 +337,7 @@ content(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_TypeError, "own must hold lists");
             goto error;
         }
-        if (content_block(out, PyList_GET_ITEM(facts, i), stop, lists, R, nR, C, nC, end_stop, FIXED) < 0)
+        if (content_block(out, PyList_GET_ITEM(facts, i), stop, lists, R, nR, C, nC, end_stop) < 0)
             goto error;
     }
     PyMem_Free(R);
