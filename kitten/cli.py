@@ -140,8 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--labels", default="corpora/tables", help="folder of tables.jsonl and cells.jsonl")
     t.add_argument("--out", default="classifiers", help="where the model files go")
     t.add_argument("--model", choices=("auto", "tree", "forest"), default="forest",
-                   help="forest (default, shipped): one forest of extremely randomized trees per model; "
-                        "auto: the forest only if "
+                   help="forest (default, shipped): one random forest per model; auto: the forest only if "
                         "clearly better than one tree under cross validation, and for cells the stacked "
                         "forest if its mean F1 is higher")
     b = twhat.add_parser("boilerplate", help="the boilerplate CRF (classifiers/boilerplate.crfsuite) from the "

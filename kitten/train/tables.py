@@ -2,12 +2,11 @@
 
 Deterministic: pages are read in sorted order, every estimator and every fold split has a
 fixed seed. Prints 10-fold cross validation (per-class precision, recall, F1, next to the
-original system's figures) for a single decision tree, a forest (extremely randomized
-trees for tables, a random forest for cells: :data:`FOREST_KIND`) and, for cells, a
+original system's figures) for a single decision tree, a random forest and, for cells, a
 stacked forest (a second forest that also sees the first one's probabilities for the
 cell's row and column neighbours); for tables also a stricter split where no page has
 tables in two folds. Ships the chosen model as JSON in ``classifiers/`` (``tables.json``,
-``cells.json``): by default (``--model forest``) one such forest each. The stacked
+``cells.json``): by default (``--model forest``) one random forest each. The stacked
 forest scores higher under cross validation (finalNonImportant above all) but reads
 fewer facts of the Wikipedia tables (``benchmarks/table_facts.py``); ``--model auto``
 picks it when its mean F1 is higher.
@@ -34,17 +33,13 @@ FOLDS = 10
 #: run time; for cells 60 are better (header F1 0.972 against 0.965); 100 with the class
 #: weights below scored no better (macro F1 0.887 against 0.897 by page: the variance of
 #: one forest against another is about 0.01).
-#: Since batch N (issue 22, 1,737 tables) the table forest is of extremely randomized
-#: trees (scikit-learn's ExtraTreesClassifier: random split thresholds, no bootstrap).
-#: Under cross validation by page, four seeds each, tables data F1: random forest of 30
-#: trees 0.942-0.946, of 100 0.949-0.951; extra trees of 30 0.949-0.957 (mean 0.954), of
-#: 50 and 100 the same (0.955). The cells keep the random forest: extra trees of 60
-#: scored higher (macro F1, heuristics off, 0.907-0.913 against 0.898-0.904) but are
-#: twice the nodes (a 4.7 MB model loading in 0.3 s at every process start, 2.2 MB and
-#: 0.13 s now) and 13% slower per cell; pruned ones (two samples a leaf or more) lost
-#: what they gained (0.885-0.890).
-#: the kind of each model's forest: "extra" (ExtraTreesClassifier) or "random"
-FOREST_KIND = {"tables": "extra", "cells": "random"}
+#: Extremely randomized trees (ExtraTreesClassifier) were tried for both models, four
+#: seeds each, cross validation by page: tables data F1 on 1,737 tables (after batch N)
+#: 0.949-0.957 (mean 0.954) against the random forest's 0.942-0.946, but on the 2,849 of
+#: batches O and P 0.953-0.970 (mean 0.962) against 0.966-0.970 (mean 0.968; 100 random
+#: trees 0.969); cells (1,737 tables) macro F1 0.907-0.913 against 0.898-0.904, for twice
+#: the nodes (a 4.7 MB model loading in 0.3 s at each process start) and 13% more time
+#: per cell. Random forests kept.
 FOREST_TREES = {"tables": 30, "cells": 60}
 #: class weights of the forests. Cells: "balanced_subsample" (each tree weighs every class
 #: inversely to its frequency in the tree's bootstrap sample, deterministic like the rest):
@@ -101,15 +96,14 @@ def load(corpora: Path, labels: Path) -> Sets:
 
 
 def _estimators(what: str):
-    from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
+    from sklearn.ensemble import RandomForestClassifier
     from sklearn.tree import DecisionTreeClassifier
-
-    forest = ExtraTreesClassifier if FOREST_KIND[what] == "extra" else RandomForestClassifier
 
     return {
         "tree": lambda: DecisionTreeClassifier(random_state=SEED, min_samples_leaf=2),
-        "forest": lambda: forest(n_estimators=FOREST_TREES[what], random_state=SEED, min_samples_leaf=1,
-                                 n_jobs=1, class_weight=CLASS_WEIGHT[what]),
+        "forest": lambda: RandomForestClassifier(n_estimators=FOREST_TREES[what], random_state=SEED,
+                                                 min_samples_leaf=1, n_jobs=1,
+                                                 class_weight=CLASS_WEIGHT[what]),
     }
 
 
