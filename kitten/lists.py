@@ -104,6 +104,12 @@ _CLAUSE_KINDS = frozenset({"heading", "paragraph", "list_item", "term", "definit
                            "table_cell", "caption", "quote", "block"})
 _LETTER = re.compile(r"[^\W\d_]")
 _ALNUM = re.compile(r"[^\W_]")
+# What ``_LETTER`` and ``_ALNUM`` do not match, for ``_count``: runs of characters, ASCII bytes
+_NOT_LETTER_RUN = re.compile(r"[\W\d_]+")
+_NOT_ALNUM_RUN = re.compile(r"[\W_]+")
+_NOT_LETTER_ASCII = bytes(c for c in range(128) if not chr(c).isalpha())
+_NOT_ALNUM_ASCII = bytes(c for c in range(128) if not chr(c).isalnum())
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
 _WORDS = re.compile(r"[\w'’-]+")
 # A sentence boundary inside a clause block: a final mark, closers, white space, then
 # (checked in code) a capital, a digit or an opening mark; not after an abbreviation.
@@ -519,13 +525,27 @@ def link_letters(item) -> _Links:
                 continue
             if not linked and tag == _A_TAG and _is_link(el):
                 linked = True
-            if el.text:
-                parts[linked].append(el.text)
+            text = el.text
+            if text:
+                parts[linked].append(text)
         for child in el:
-            if child.tail:
-                parts[linked].append(child.tail)
+            tail = child.tail
+            if tail:
+                parts[linked].append(tail)
             push((child, linked))
-    return _Links(len(_ALNUM.findall("".join(parts[True]))), len(_LETTER.findall("".join(parts[False]))))
+    return _Links(_count("".join(parts[True]), _NOT_ALNUM_RUN, _NOT_ALNUM_ASCII),
+                  _count("".join(parts[False]), _NOT_LETTER_RUN, _NOT_LETTER_ASCII))
+
+
+def _count(text: str, others: re.Pattern, not_ascii: bytes) -> int:
+    """How many characters of ``text`` are of a class (letters, or letters and digits):
+    ``others`` matches runs of the other characters, ``not_ascii`` is the ASCII bytes of
+    the others. The ASCII characters are counted by deleting those bytes, the rest by
+    deleting runs (in C, several times faster than a ``findall`` of the class)."""
+    n = len(text.encode("ascii", "ignore").translate(None, not_ascii))
+    if not text.isascii():
+        n += len(others.sub("", _ASCII_RUN.sub("", text)))
+    return n
 
 
 def _is_link(a) -> bool:
