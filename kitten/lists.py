@@ -354,7 +354,7 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
         counts = ctx.links.get(item)
         if link_list and counts is not None and counts.only():
             text = _collapse(" ".join(b.text() for b in item_blocks))
-            if _word_count(text) < config.link_item_words:
+            if _fewer_words(text, config.link_item_words):
                 removed.append(text)
                 decisions.append((found, LINK_ITEM_REMOVED, False))
                 _put(ctx.out, idx, [])
@@ -557,8 +557,11 @@ def _is_link(a) -> bool:
     return a.get("name") is None and a.get("id") is None
 
 
-def _word_count(text: str) -> int:
-    return sum(1 for w in text.split() if _ALNUM.search(w))
+def _fewer_words(text: str, n: int) -> bool:
+    """Has ``text`` fewer than ``n`` words (white-space tokens with a letter or digit)?
+    The tokens are only tested when there are ``n`` of them or more."""
+    tokens = text.split()
+    return len(tokens) < n or sum(1 for w in tokens if _ALNUM.search(w)) < n
 
 
 def _collapse(text: str) -> str:
