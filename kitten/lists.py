@@ -77,11 +77,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from lxml import etree
+
 from kitten.config import ListsConfig, SegmentConfig
 from kitten.document import BR, Block, Document, Locators
 from kitten.log import PageLog
 from kitten.resources import lines, rules_dir, word_list
 from kitten.segment import ends_sentence, segment
+
 
 #: event kind of a removed link-list item (message: the item text; where: the list locator)
 LINK_ITEM_REMOVED = "link-item-removed"
@@ -267,7 +270,7 @@ def _find_lists(blocks: list[Block]) -> list[_List]:
 
     def parent_of(group):
         if group not in parents:
-            parents[group] = next((a for a in group.iterancestors() if _local(a.tag) in GROUP_TAGS), None)
+            parents[group] = next(group.iterancestors(*_GROUP_FULL_TAGS), None)  # tags matched in C
         return parents[group]
 
     def chain_of(group) -> list[_List]:
@@ -511,7 +514,16 @@ def _link_rule(config: ListsConfig, lst: _List) -> str:
 
 def link_letters(item) -> _Links:
     """Letters and digits of ``item`` inside links (see ``_is_link``), letters outside;
-    nested lists and tables and unseen elements (script ...) left out."""
+    nested lists and tables and unseen elements (script ...) left out. Counted in C
+    (``kitten/_links.c``) when it is built, else by ``walk_link_letters``: the same
+    counts."""
+    if _links is not None:
+        return _Links(*_links.link_letters(item))
+    return walk_link_letters(item)
+
+
+def walk_link_letters(item) -> _Links:
+    """``link_letters`` in Python: one walk of the item."""
     if next(item.iter(_A_TAG), None) is None:  # no link at all: nothing to count
         return _Links(0, 0)
     parts: tuple[list[str], list[str]] = ([], [])  # texts outside links, inside links
@@ -548,6 +560,19 @@ def _count(text: str, others: re.Pattern, not_ascii: bytes) -> int:
     return n
 
 
+def _c_links():
+    """``kitten._links`` when it is built and counts a probe item as ``walk_link_letters``
+    does (it reads lxml's element and libxml2's node structs as the headers of its build
+    declare them), else None (not built: no C compiler or no lxml at install)."""
+    try:
+        from kitten import _links as c
+    except ImportError:
+        return None
+    item = etree.fromstring(f'<li xmlns="{_NS[1:-1]}">é 1 <a href="/">Home 2</a><ul><li>x</li></ul>'
+                            '<a name="n">y<a>z</a></a><!--c--><script>s</script>t²</li>')
+    return c if _Links(*c.link_letters(item)) == walk_link_letters(item) else None
+
+
 def _is_link(a) -> bool:
     """Is this ``<a>`` a link? It is unless it is only an anchor (``name`` or ``id``
     without ``href`` or ``onclick``): the normalizer drops ``data-href`` and other
@@ -555,6 +580,9 @@ def _is_link(a) -> bool:
     if a.get("href") is not None or a.get("onclick") is not None:
         return True
     return a.get("name") is None and a.get("id") is None
+
+
+_links = _c_links()  # the C counter, or None (after the functions its probe runs)
 
 
 def _fewer_words(text: str, n: int) -> bool:

@@ -132,6 +132,25 @@ def test_letter_counts_are_those_of_the_character_classes(text: str) -> None:
     assert lists._count(text, lists._NOT_ALNUM_RUN, lists._NOT_ALNUM_ASCII) == len(lists._ALNUM.findall(text))
 
 
+def test_the_c_link_letters_are_the_walks() -> None:
+    """``link_letters`` (C, ``kitten/_links.c``) counts as ``walk_link_letters`` (Python) on
+    every element of made-up edge cases and of real pages."""
+    if lists._links is None:
+        pytest.skip("kitten._links is not built")
+    pages = [("<ul><li>a<!--c-->b<?p q?><a href='x'>L<b>M</b>N</a>T<![CDATA[q]]></li>"
+              "<li><a name='n'>anchor <a href='y'>link 2</a> é</a> x² ½ ٣ 中文 _u_ 12</li>"
+              "<li>x<ul><li><a>in</a></li></ul><script>s</script><a onclick='f()'>on</a>y</li>"
+              "<li><a id='i'><b>only an anchor</b></a><noscript><a href='z'>ns</a></noscript></li></ul>")]
+    pages += [p.read_text(encoding="utf-8") for p in sorted((CORPORA / "dragnet" / "html").glob("*"))[:20]]
+    n = 0
+    for html in pages:
+        root = parse_xhtml(kitten.normalize(html).xhtml)
+        for el in root.iter():
+            assert lists.link_letters(el) == lists.walk_link_letters(el), el
+            n += 1
+    assert n > 10
+
+
 def test_menu_with_sub_menus_is_a_link_list() -> None:
     html = ("<ul><li>Sections<ul><li><a href='/1'>World</a></li><li><a href='/2'>Sport</a></li></ul></li>"
             "<li>Services<ul><li><a href='/3'>Jobs</a></li><li><a href='/4'>Shop</a></li></ul></li></ul>")
