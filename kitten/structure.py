@@ -320,7 +320,11 @@ class _Walker:
     def walk(self, body) -> None:
         doc, config = self.doc, self.config
         menu, quotes = self.menu, self.quotes
-        names_hint = _hint(tuple(config.remove_containers) + (self.consent[2].pattern if self.consent else "(?!)",))
+        # a quick search for any menu pattern or consent name in an element's names, in
+        # two searches: one pattern of both alternatives takes half as long again as the
+        # two (``re`` optimizes each one alone better)
+        menu_hint = _hint(tuple(config.remove_containers))
+        consent_hint = self.consent[2] if self.consent else None
         hidden_hint = self.hidden_hint
         # per open element: (is block, element, kind, original name, group, skipped, local
         # name), so that its end event need not read its tag again; run[0] is the block
@@ -387,9 +391,8 @@ class _Walker:
                 if reason is None and (orig in CONTAINERS or local in CONTAINERS or orig in _BANNERS) \
                         and (cls or el.get("id")):
                     values = (el.get("id"), cls)
-                    # one quick search for any consent name or menu pattern in the names
                     joined = f"{values[0] or ''} {values[1] or ''}".lower()
-                    if names_hint.search(joined):
+                    if menu_hint.search(joined) or (consent_hint is not None and consent_hint.search(joined)):
                         if self.consent is not None and self._consent(el, values):
                             reason = "consent"
                         elif menu is not None and orig not in _BANNERS:
