@@ -85,7 +85,6 @@ from kitten.log import PageLog
 from kitten.resources import lines, rules_dir, word_list
 from kitten.segment import ends_sentence, segment
 
-
 #: event kind of a removed link-list item (message: the item text; where: the list locator)
 LINK_ITEM_REMOVED = "link-item-removed"
 #: what became of an item (``ListReading.item_texts``)
