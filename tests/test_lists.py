@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import kitten
+from kitten import lists
 from kitten.config import Config, ConfigError, ListsConfig
 from kitten.language import detect
 from kitten.lists import LINK_ITEM_REMOVED, TYPES, read_lists
@@ -121,6 +122,33 @@ def test_script_links_and_named_anchors() -> None:
     assert lines("<ul><li><a data-href='x'>Se connecter</a></li><li><a>S'inscrire</a></li></ul>") == []
     assert lines("<ul><li><a name='a'>First point</a></li><li><a name='b'>Second</a></li></ul>") == [
         "First point.", "Second."]
+
+
+@pytest.mark.parametrize("text", ["", "Home (12) |", "Café » Müller 2024", "Съешь же ещё 1234",
+                                  "x² ½ ٣ 中文 _a_", "".join(map(chr, range(0, 0x3000, 7)))])
+def test_letter_counts_are_those_of_the_character_classes(text: str) -> None:
+    # link_letters counts with _count, which must agree with a findall of each class
+    assert lists._count(text, lists._NOT_LETTER_RUN, lists._NOT_LETTER_ASCII) == len(lists._LETTER.findall(text))
+    assert lists._count(text, lists._NOT_ALNUM_RUN, lists._NOT_ALNUM_ASCII) == len(lists._ALNUM.findall(text))
+
+
+def test_the_c_link_letters_are_the_walks() -> None:
+    """``link_letters`` (C, ``kitten/_links.c``) counts as ``walk_link_letters`` (Python) on
+    every element of made-up edge cases and of real pages."""
+    if lists._links is None:
+        pytest.skip("kitten._links is not built")
+    pages = [("<ul><li>a<!--c-->b<?p q?><a href='x'>L<b>M</b>N</a>T<![CDATA[q]]></li>"
+              "<li><a name='n'>anchor <a href='y'>link 2</a> é</a> x² ½ ٣ 中文 _u_ 12</li>"
+              "<li>x<ul><li><a>in</a></li></ul><script>s</script><a onclick='f()'>on</a>y</li>"
+              "<li><a id='i'><b>only an anchor</b></a><noscript><a href='z'>ns</a></noscript></li></ul>")]
+    pages += [p.read_text(encoding="utf-8") for p in sorted((CORPORA / "dragnet" / "html").glob("*"))[:20]]
+    n = 0
+    for html in pages:
+        root = parse_xhtml(kitten.normalize(html).xhtml)
+        for el in root.iter():
+            assert lists.link_letters(el) == lists.walk_link_letters(el), el
+            n += 1
+    assert n > 10
 
 
 def test_menu_with_sub_menus_is_a_link_list() -> None:

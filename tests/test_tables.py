@@ -18,7 +18,7 @@ from kitten.tables.collect import leaf_tables
 from kitten.tables.collect import fill_text
 from kitten.tables.features import view
 from kitten.tables.grid import GridTooLarge, build_grid
-from kitten.tables.heuristics import (fix_types, full_width, header_row,
+from kitten.tables.heuristics import (fix_types, header_row,
                                       narrow_thema, numeric_th, value_row)
 from kitten.tables.model import model_from_dict
 
@@ -183,15 +183,6 @@ def test_separators_are_settings():
 
 # ---- heuristics ------------------------------------------------------------------------------
 
-def test_full_width_cells_become_thema_section_or_legend_by_position():
-    v = view(_typed("<table><tr><td colspan=2>Title</td></tr><tr><td>a</td><td>1</td></tr>"
-                    "<tr><td colspan=2>Group</td></tr><tr><td>b</td><td>2</td></tr>"
-                    "<tr><td colspan=2>Note</td></tr></table>",
-                    [["header"], ["data", "data"], ["data"], ["data", "data"], ["header"]]))
-    assert full_width(v) == 3
-    assert [c.type for c in v.grid.cells if c.colspan == 2] == ["thema", "header", "finalImportant"]
-
-
 def test_thema_on_a_narrow_cell_is_a_header():
     v = view(_typed("<table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>",
                     [["thema", "header", "header"], ["data", "data", "data"]]))
@@ -277,9 +268,9 @@ def test_numbers_in_th_below_numeric_data_are_data():
 
 
 def test_fix_types_names_the_rules_that_changed_something():
-    v = view(_typed("<table><tr><td colspan=2>Title</td></tr><tr><td>a</td><td>b</td></tr></table>",
-                    [["header"], ["data", "data"]]))
-    assert fix_types(v) == ["full_width"]
+    v = view(_typed("<table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>",
+                    [["thema", "header", "header"], ["data", "data", "data"]]))
+    assert fix_types(v) == ["narrow_thema"]
     # an empty cell under a header is a missing value: it stays data
     v = view(_typed("<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td></td></tr></table>",
                     [["header", "header"], ["data", "data"]]))
