@@ -298,8 +298,9 @@ def test_a_tree_predicts_from_its_json():
 
 
 def test_the_c_forest_gives_the_python_evaluators_numbers():
-    """``Model.proba_many`` (C, ``kitten/tables/_forest.c``) equals ``python_proba``
-    number for number on the cells and tables of real pages (both shipped models)."""
+    """``Model.proba_many`` and ``predict_many`` (C, ``kitten/tables/_forest.c``) equal
+    ``python_proba`` and its first highest class number for number on the cells and
+    tables of real pages (both shipped models)."""
     from kitten.tables.features import cell_features, table_features
 
     table_model, cell_model = models()
@@ -320,7 +321,10 @@ def test_the_c_forest_gives_the_python_evaluators_numbers():
             assert table_model.proba_many([x]) == [table_model.python_proba(x)]
             xs = cell_features(v, tb.cell_breaks)
             stage1 = getattr(cell_model, "stage1", cell_model)  # a forest, or the first of two stacked
-            assert stage1.proba_many(xs) == [stage1.python_proba(c) for c in xs]
+            python = [stage1.python_proba(c) for c in xs]
+            assert stage1.proba_many(xs) == python
+            # predict (C: no list per vector) is the first class of the highest probability
+            assert stage1.predict_many(xs) == [(stage1.classes[p.index(max(p))], max(p)) for p in python]
             tables, cells = tables + 1, cells + len(xs)
     assert tables > 50 and cells > 2000
     with pytest.raises(ValueError, match="shorter"):

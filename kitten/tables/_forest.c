@@ -10,6 +10,8 @@
  *       for each feature vector: the mean over the trees of the shares at the leaf
  *       reached (left when x[feature] <= threshold), summed tree by tree in order and
  *       divided by the number of trees, as Model.proba does; one tree: its shares.
+ *   predict(capsule, rows) -> [(class index, probability), ...]
+ *       for each feature vector the first class of the highest probability of proba.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -110,7 +112,49 @@ fail:
     return NULL;
 }
 
-static PyObject *proba(PyObject *self, PyObject *args) {
+/* The feature vector ``row`` as doubles in ``*x`` (grown as needed); -1 on error. */
+static int read_row(const Forest *f, PyObject *item, double **x, Py_ssize_t *x_size) {
+    PyObject *row = PySequence_Fast(item, "a feature vector");
+    if (!row) return -1;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(row);
+    if (m < f->n_features) {
+        Py_DECREF(row);
+        PyErr_SetString(PyExc_ValueError, "a feature vector shorter than the model's features");
+        return -1;
+    }
+    if (m > *x_size) {
+        double *grown = realloc(*x, m * sizeof(double));
+        if (!grown) { Py_DECREF(row); PyErr_NoMemory(); return -1; }
+        *x = grown; *x_size = m;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        (*x)[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(row, i));
+        if ((*x)[i] == -1.0 && PyErr_Occurred()) { Py_DECREF(row); return -1; }
+    }
+    Py_DECREF(row);
+    return 0;
+}
+
+/* The class probabilities of ``x`` in ``sums`` (k values), as Model.python_proba. */
+static void forest_proba(const Forest *f, const double *x, double *sums) {
+    Py_ssize_t k = f->n_classes;
+    for (Py_ssize_t c = 0; c < k; c++) sums[c] = 0.0;
+    for (Py_ssize_t t = 0; t < f->n_trees; t++) {
+        int node = f->roots[t];
+        while (f->left[node] != -1)
+            node = x[f->feature[node]] <= f->threshold[node] ? f->left[node] : f->right[node];
+        const double *v = f->values + (Py_ssize_t)node * k;
+        for (Py_ssize_t c = 0; c < k; c++) sums[c] += v[c];
+    }
+    /* one tree: its shares as they are (Model.proba does not divide then) */
+    if (f->n_trees > 1)
+        for (Py_ssize_t c = 0; c < k; c++) sums[c] = sums[c] / (double)f->n_trees;
+}
+
+/* proba(capsule, rows), or with ``top`` set, predict(capsule, rows): for each row the
+ * index of the first class of the highest probability and that probability, as
+ * Model.predict_many reads proba's lists (no list of probabilities built per row). */
+static PyObject *evaluate(PyObject *args, int top) {
     PyObject *capsule, *rows;
     if (!PyArg_ParseTuple(args, "OO", &capsule, &rows)) return NULL;
     Forest *f = PyCapsule_GetPointer(capsule, "kitten.forest");
@@ -123,40 +167,23 @@ static PyObject *proba(PyObject *self, PyObject *args) {
     Py_ssize_t x_size = 0;
     if (!out || !sums) { PyErr_NoMemory(); goto fail; }
     for (Py_ssize_t r = 0; r < n_rows; r++) {
-        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows_fast, r), "a feature vector");
-        if (!row) goto fail;
-        Py_ssize_t m = PySequence_Fast_GET_SIZE(row);
-        if (m < f->n_features) {
-            Py_DECREF(row);
-            PyErr_SetString(PyExc_ValueError, "a feature vector shorter than the model's features");
-            goto fail;
-        }
-        if (m > x_size) {
-            double *grown = realloc(x, m * sizeof(double));
-            if (!grown) { Py_DECREF(row); PyErr_NoMemory(); goto fail; }
-            x = grown; x_size = m;
-        }
-        for (Py_ssize_t i = 0; i < m; i++) {
-            x[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(row, i));
-            if (x[i] == -1.0 && PyErr_Occurred()) { Py_DECREF(row); goto fail; }
-        }
-        Py_DECREF(row);
-        for (Py_ssize_t c = 0; c < k; c++) sums[c] = 0.0;
-        for (Py_ssize_t t = 0; t < f->n_trees; t++) {
-            int node = f->roots[t];
-            while (f->left[node] != -1)
-                node = x[f->feature[node]] <= f->threshold[node] ? f->left[node] : f->right[node];
-            const double *v = f->values + (Py_ssize_t)node * k;
-            for (Py_ssize_t c = 0; c < k; c++) sums[c] += v[c];
-        }
-        PyObject *p = PyList_New(k);
-        if (!p) goto fail;
-        for (Py_ssize_t c = 0; c < k; c++) {
-            /* one tree: its shares as they are (Model.proba does not divide then) */
-            double value = f->n_trees == 1 ? sums[c] : sums[c] / (double)f->n_trees;
-            PyObject *num = PyFloat_FromDouble(value);
-            if (!num) { Py_DECREF(p); goto fail; }
-            PyList_SET_ITEM(p, c, num);
+        if (read_row(f, PySequence_Fast_GET_ITEM(rows_fast, r), &x, &x_size)) goto fail;
+        forest_proba(f, x, sums);
+        PyObject *p;
+        if (top) {
+            Py_ssize_t best = 0;
+            for (Py_ssize_t c = 1; c < k; c++)
+                if (sums[c] > sums[best]) best = c;
+            p = Py_BuildValue("(nd)", best, sums[best]);
+            if (!p) goto fail;
+        } else {
+            p = PyList_New(k);
+            if (!p) goto fail;
+            for (Py_ssize_t c = 0; c < k; c++) {
+                PyObject *num = PyFloat_FromDouble(sums[c]);
+                if (!num) { Py_DECREF(p); goto fail; }
+                PyList_SET_ITEM(p, c, num);
+            }
         }
         PyList_SET_ITEM(out, r, p);
     }
@@ -170,9 +197,14 @@ fail:
     return NULL;
 }
 
+static PyObject *proba(PyObject *self, PyObject *args) { return evaluate(args, 0); }
+
+static PyObject *predict(PyObject *self, PyObject *args) { return evaluate(args, 1); }
+
 static PyMethodDef methods[] = {
     {"pack", pack, METH_VARARGS, "Lay a forest's trees out for proba()."},
     {"proba", proba, METH_VARARGS, "Class probabilities of each feature vector."},
+    {"predict", predict, METH_VARARGS, "(class index, probability) of each feature vector."},
     {NULL, NULL, 0, NULL},
 };
 

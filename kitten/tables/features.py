@@ -154,7 +154,17 @@ class Markup:
 
 def markup(cell: Cell) -> Markup:
     m = Markup()
-    for el in cell.element.iterdescendants():
+    if len(cell.element):  # most cells of a big table hold text only: no walk to start
+        _walk_markup(cell.element, m)
+    style = cell.element.get("style")
+    if style and _BOLD_STYLE.search(style):
+        m.emphasis_chars = max(m.emphasis_chars, len(cell.text))
+    return m
+
+
+def _walk_markup(element, m: Markup) -> None:
+    """Count into ``m`` what the elements under a cell's ``element`` hold."""
+    for el in element.iterdescendants():
         tag = el.tag
         if not isinstance(tag, str):
             continue
@@ -171,10 +181,6 @@ def markup(cell: Cell) -> Markup:
             style = el.get("style")
             if style and _BOLD_STYLE.search(style):
                 m.emphasis_chars += len("".join(el.itertext()).strip())
-    style = cell.element.get("style")
-    if style and _BOLD_STYLE.search(style):
-        m.emphasis_chars = max(m.emphasis_chars, len(cell.text))
-    return m
 
 
 def is_link_cell(cell: Cell, m: Markup) -> bool:
@@ -327,9 +333,12 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
 
     def stats(group: list[Cell]) -> tuple[float, float, float]:
         k = len(group) or 1
-        return (sum(1 for c in group if c.rowspan > 1 or c.colspan > 1) / k,
-                sum(1 for c in group if c.tag == "th") / k,
-                sum(1 for c in group if not c.text) / k)
+        merged = th = empty = 0
+        for c in group:  # one pass, not three
+            merged += c.rowspan > 1 or c.colspan > 1
+            th += c.tag == "th"
+            empty += not c.text
+        return merged / k, th / k, empty / k
 
     row_stats = [stats(row) for row in v.rows]
     col_stats = [stats(col) for col in v.cols]
@@ -341,6 +350,7 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     # other cells' (case and spaces ignored)
     is_strong = [strong(c) for c in g.cells]
     key = [" ".join(c.text.lower().split()) if c.text else "" for c in g.cells]
+    words = [k.count(" ") + 1 if k else 0 for k in key]  # the text's words, from its key
     row_emph = [sum(1 for c in row if is_strong[c.index]) / (len(row) or 1) for row in v.rows]
     col_len = [sum(len(c.text) for c in col) / (len(col) or 1) for col in v.cols]
     # the top of the grid: the first row below title rows (one cell across the table)
@@ -440,7 +450,7 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             rm, cm, breaks.get(c.element, 0), float(c.tag == "th"),
             min(1.0, m.emphasis_chars / length) if length else 0.0,
             float(t == "numeric"), float(t == "date"), float(t == "alpha"), float(t == "empty"),
-            length, len(c.text.split()), float(v.links[c.index]),
+            length, words[c.index], float(v.links[c.index]),
             (in_row[t] - 1) / n_r,
             (in_col[t] - 1) / n_c,
             rth, cth, rem, cem,

@@ -138,8 +138,21 @@ def build_grid(table, max_rows: int = 2000, max_columns: int = 100, max_span: in
                 continue
             while col < len(row) and row[col] is not None:
                 col += 1
-            colspan, c1 = _span(td.get("colspan"), 1, 1, max_span)
-            rowspan, c2 = _span(td.get("rowspan"), 1, group_end[r] - r + 1, max_span)
+            cs, rs = td.get("colspan"), td.get("rowspan")
+            if cs is None and rs is None:  # most cells: one slot, nothing to parse or clip
+                if col >= max_columns:
+                    raise GridTooLarge(f"more than {max_columns} columns")
+                cell = Cell(r, col, 1, 1, "th" if tag == _TH else "td", section, td, index=len(cells))
+                cells.append(cell)
+                if len(row) <= col:
+                    row.extend([None] * (col + 1 - len(row)))
+                row[col] = cell
+                col += 1
+                if col > n_cols:
+                    n_cols = col
+                continue
+            colspan, c1 = _span(cs, 1, 1, max_span)
+            rowspan, c2 = _span(rs, 1, group_end[r] - r + 1, max_span)
             last = group_end[r]
             if r + rowspan - 1 > last:
                 rowspan = last - r + 1

@@ -84,9 +84,12 @@ class Model:
         return self.predict_many([x])[0]
 
     def predict_many(self, xs: list[list[float]]) -> list[tuple[str, float]]:
-        """The most probable class of each feature vector, with its probability."""
-        out = []
+        """The most probable class of each feature vector, with its probability (in C when
+        it is built: no list of probabilities per vector)."""
         classes = self.classes
+        if self.packed is not None and xs:
+            return [(classes[i], p) for i, p in _forest.predict(self.packed, xs)]
+        out = []
         for p in self.proba_many(xs):
             top = max(p)
             out.append((classes[p.index(top)], top))  # the first class of the highest probability
