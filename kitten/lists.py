@@ -544,8 +544,12 @@ def walk_link_letters(item) -> _Links:
             if tail:
                 parts[linked].append(tail)
             push((child, linked))
-    return _Links(_count("".join(parts[True]), _NOT_ALNUM_RUN, _NOT_ALNUM_ASCII),
-                  _count("".join(parts[False]), _NOT_LETTER_RUN, _NOT_LETTER_ASCII))
+    return _Links(alnum_count("".join(parts[True])), _count("".join(parts[False]), _NOT_LETTER_RUN, _NOT_LETTER_ASCII))
+
+
+def alnum_count(text: str) -> int:
+    """The letters and digits (``str.isalnum`` characters) of ``text``."""
+    return _count(text, _NOT_ALNUM_RUN, _NOT_ALNUM_ASCII)
 
 
 def _count(text: str, others: re.Pattern, not_ascii: bytes) -> int:

@@ -89,6 +89,7 @@ from kitten.config import FAMILIES
 from kitten.document import BR, Block
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.language import CHOICE_TOKENS, page_stop_words
+from kitten.lists import alnum_count
 from kitten.metadata import json_ld_objects
 
 try:
@@ -361,7 +362,6 @@ class _Facts:
 _ASCII_ALPHA = bytes(range(65, 91)) + bytes(range(97, 123))
 _ASCII_DIGIT = b"0123456789"
 _ASCII_UPPER = bytes(range(65, 91))
-_ASCII_ALNUM = _ASCII_ALPHA + _ASCII_DIGIT
 
 
 #: from the first ASCII digit of a token to its end (the text's tokens are separated
@@ -409,14 +409,6 @@ def token_counts(text: str, toks: list[str], upper: int, digits: int) -> tuple[i
     dg = (len(_ASCII_DIGIT_TOKEN.findall(text)) if text.isascii() else sum(map(_has_digit, toks))) \
         if digits else 0
     return ui, au, dg
-
-
-def _alnum_count(text: str) -> int:
-    """The ``str.isalnum`` characters of ``text``."""
-    if text.isascii():
-        data = text.encode("ascii")
-        return _count(data, _ASCII_ALNUM)
-    return sum(map(str.isalnum, text))
 
 
 def text_facts(raw: str) -> tuple:
@@ -487,7 +479,7 @@ def _link_letters(blocks: list[Block], body) -> dict:
         for w in walked:
             owner[w] = found
         if found is not None:
-            out[found] = out.get(found, 0) + _alnum_count("".join(a.itertext()))
+            out[found] = out.get(found, 0) + alnum_count("".join(a.itertext()))
     return out
 
 

@@ -390,14 +390,14 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     # same_as_top: a cell below the top row with the text of its column's top cell (case and
     # spaces ignored), a header repeated inside the table; row_same_as_top: the share of
     # such cells among the row's cells with text (a whole repeated header row is near 1)
+    row_texts = [sum(1 for c in row if c.text) for row in v.rows]  # cells with text per row
     top_key = [key[top.index] if top is not None else "" for top in tops]
     same_top = [False] * len(g.cells)  # by Cell.index
     for c in g.cells:
         if c.text and c.row > top_row and tops[c.col] is not c and top_key[c.col] \
                 and key[c.index] == top_key[c.col]:
             same_top[c.index] = True
-    row_same = [sum(1 for c in row if same_top[c.index]) / (sum(1 for c in row if c.text) or 1)
-                for row in v.rows]
+    row_same = [sum(1 for c in row if same_top[c.index]) / (row_texts[r] or 1) for r, row in enumerate(v.rows)]
     top_strong_col = [top is not None and is_strong[top.index] for top in tops]
     # same_as_header: a cell below the top row whose text (case and spaces ignored) is that
     # of a cell above it in its column in a row of headers (the top row, or a row whose
@@ -419,12 +419,10 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
                 if c.text:
                     for col in range(c.col, c.col + c.colspan):
                         seen[col].add(key[c.index])
-    row_same_head = [sum(1 for c in row if same_head[c.index]) / (sum(1 for c in row if c.text) or 1)
-                     for row in v.rows]
+    row_same_head = [sum(1 for c in row if same_head[c.index]) / (row_texts[r] or 1)
+                     for r, row in enumerate(v.rows)]
     col_th_body = [sum(1 for c in col if c.row > top_row and c.tag == "th") /
                    (sum(1 for c in col if c.row > top_row) or 1) for col in v.cols]
-
-    row_texts = [sum(1 for c in row if c.text) for row in v.rows]
 
     def empty_at(r: int, col: int) -> float:
         if r < 0 or col < 0 or r >= g.n_rows or col >= g.n_cols:
