@@ -3,8 +3,9 @@
 ``kitten.normalizer._fastwrite`` writes the common case of the XHTML writer in C
 (see kitten/normalizer/fastwrite.py); ``kitten.tables._forest`` evaluates the table
 and cell decision forests (kitten/tables/model.py); ``kitten._links`` counts the link
-letters of list items on lxml's tree (kitten/lists.py, built when lxml, whose headers it
-reads, is installed where the build runs); ``kitten.boilerplate._facts`` counts the
+letters of list items on lxml's tree (kitten/lists.py) and ``kitten._structure`` walks
+it for the structure step (kitten/structure.py), both built when lxml, whose headers
+they read, is installed where the build runs; ``kitten.boilerplate._facts`` counts the
 characters and tokens of the gate's blocks (``text_facts`` in
 kitten/boilerplate/features.py). All are optional: without a C compiler the install
 still succeeds and Python does the whole job, slower.
@@ -22,5 +23,6 @@ setup(ext_modules=[
     Extension("kitten.tables._forest", ["kitten/tables/_forest.c"], optional=True, extra_compile_args=["-O2"]),
     Extension("kitten.boilerplate._facts", ["kitten/boilerplate/_facts.c"], optional=True,
               extra_compile_args=["-O2"]),
-] + ([Extension("kitten._links", ["kitten/_links.c"], optional=True, extra_compile_args=["-O2"],
-                include_dirs=lxml.get_include())] if lxml is not None else []))
+] + ([Extension(name, [source], optional=True, extra_compile_args=["-O2"], include_dirs=lxml.get_include())
+       for name, source in (("kitten._links", "kitten/_links.c"), ("kitten._structure", "kitten/_structure.c"))]
+      if lxml is not None else []))

@@ -17,6 +17,7 @@ and logged: ``class="menu-container"`` wrapping a whole page is not a menu).
 """
 from __future__ import annotations
 
+import logging
 import re
 from functools import lru_cache
 
@@ -98,7 +99,14 @@ def _alnum(text: str) -> int:
 
 
 def _letters(el) -> int:
-    """Characters a reader sees in ``el`` (script and style text and white space left out)."""
+    """Characters a reader sees in ``el`` (script and style text and white space left out);
+    counted in C when ``kitten._structure`` is built (:func:`letters_python` otherwise)."""
+    c = _c_letters()
+    return c(el) if c is not None else letters_python(el)
+
+
+def letters_python(el) -> int:
+    """:func:`_letters` in Python."""
     n = _alnum("".join(el.itertext()))
     for hidden in el.iter(*_INVISIBLE_TAGS):
         n -= _alnum("".join(hidden.itertext()))
@@ -152,6 +160,44 @@ def _hint(patterns: tuple[str, ...]) -> re.Pattern:
     return re.compile("|".join(f"(?:{p.lower()})" for p in patterns) or "(?!)")
 
 
+@lru_cache(maxsize=32)
+def required_literals(pattern: str) -> tuple[str, ...] | None:
+    """Strings of which every match of ``pattern`` (lower-cased, as :func:`_hint` reads
+    it) contains one, or None when the pattern has no such set (``x.*``): a quick test in
+    C before the regular expression is asked."""
+    try:
+        from re import _parser  # the parser of the standard library's ``re``
+
+        return _sequence_literals(list(_parser.parse(pattern.lower())), _parser)
+    except Exception:  # noqa: BLE001 - another Python's parser: no quick test
+        return None
+
+
+def _sequence_literals(items: list, parser) -> tuple[str, ...] | None:
+    """:func:`required_literals` of a parsed sequence: its longest run of literal
+    characters, or the literals of a group or of every branch of an alternation in it
+    (the choice whose shortest string is longest)."""
+    choices: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for op, av in items + [(None, None)]:
+        if op is parser.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            choices.append(("".join(run),))
+            run = []
+        if op is parser.SUBPATTERN:
+            inner = _sequence_literals(list(av[3]), parser)
+        elif op is parser.BRANCH:
+            branches = [_sequence_literals(list(b), parser) for b in av[1]]
+            inner = None if None in branches else tuple(x for b in branches for x in b)
+        else:
+            continue
+        if inner:
+            choices.append(inner)
+    return max(choices, key=lambda c: min(map(len, c)), default=None)
+
+
 @lru_cache(maxsize=8)
 def _consent_rules(rules: str) -> tuple[frozenset[str], tuple[str, ...], re.Pattern]:
     """The ``@names`` and ``@phrases`` of ``rules/consent.txt``, and a pattern that finds
@@ -168,6 +214,19 @@ def _consent_rules(rules: str) -> tuple[frozenset[str], tuple[str, ...], re.Patt
             phrases.append(line.lower())
     hint = re.compile("|".join(map(re.escape, sorted(names))) or "(?!)")  # names are lower case
     return frozenset(names), tuple(phrases), hint
+
+
+def _name_literals(patterns: tuple[str, ...], consent: tuple | None) -> tuple[str, ...] | None:
+    """The strings of ``_Walker.name_literals``: the required literals of each menu
+    pattern and the consent names, shortest first, none containing another."""
+    literals = set(consent[0]) if consent is not None else set()
+    for p in patterns:
+        required = required_literals(p)
+        if required is None:
+            return None
+        literals.update(required)
+    ordered = sorted(literals, key=lambda x: (len(x), x))
+    return tuple(x for i, x in enumerate(ordered) if x and not any(y in x for y in ordered[:i]))
 
 
 def _original(cls: str, local: str) -> str:
@@ -244,7 +303,18 @@ class _Walker:
         self.hidden_classes = frozenset(config.hidden_classes)
         self.hidden_hint = re.compile("|".join(map(re.escape, config.hidden_classes))) if config.hidden_classes else None
         self.consent = _consent_rules(rules) if config.remove_consent else None
+        # a quick search for any menu pattern or consent name in an element's names, in
+        # two searches: one pattern of both alternatives takes half as long again as the
+        # two (``re`` optimizes each one alone better)
+        self.menu_hint = _hint(tuple(config.remove_containers))
+        self.consent_hint = self.consent[2] if self.consent else None
+        #: a menu pattern or consent rules to look for in containers' names
+        self.named = self.menu is not None or self.consent is not None
+        #: strings one of which a container's lower-cased names contain when either
+        #: hint finds something (None: no such strings, every named container is asked)
+        self.name_literals = _name_literals(tuple(config.remove_containers), self.consent)
         self.expanded: set[tuple[str, str]] = set()  # (text, title) already expanded in the page
+        self.body = None  # the body element being walked
 
     def _abbreviation(self, tag: str, el) -> Abbreviation | None:
         """What to do with an ``<abbr>``/``<acronym>``: expand its title at its first
@@ -266,13 +336,13 @@ class _Walker:
             self.expanded.add((text, title))
         return Abbreviation(tag, text, title, not reason, reason)
 
-    def _hidden(self, el, orig: str, cls: str | None, style: str | None, body) -> str | None:
+    def _hidden(self, el, orig: str, cls: str | None, style: str | None) -> str | None:
         """Why an element that renders nothing a reader sees is left out (None: it is not)."""
         if style and "visibility" in style and _INVISIBLE.search(style):
             # pages hide a wrapper until a script has run ("anti-flicker"): a hidden
             # element holding most of the page's text is kept, and logged
             if self.body_letters is None:
-                self.body_letters = _letters(body)
+                self.body_letters = _letters(self.body)
             if _letters(el) <= self.config.menu_max_share * self.body_letters:
                 return "hidden"
             self.doc.removals_kept.append((self.doc.locate(el), "kept-hidden-container",
@@ -289,7 +359,7 @@ class _Walker:
                 return "math-annotation"  # the formula has text of its own
         return None
 
-    def _menu_or_page(self, el, body) -> str | None:
+    def _menu_or_page(self, el) -> str | None:
         """``"menu"``, or None (logged) when the matching container does not read like
         navigation or holds more than ``menu_max_share`` of the page's letters
         (``class="menu-container"`` around a whole page is not a menu)."""
@@ -302,7 +372,7 @@ class _Walker:
                                            "matches remove_containers but does not read like navigation"))
             return None
         if self.body_letters is None:
-            self.body_letters = _letters(body)
+            self.body_letters = _letters(self.body)
         if self.body_letters and inside > share * self.body_letters:
             self.doc.removals_kept.append((self.doc.locate(el), "kept-menu-container", "matches remove_containers but "
                                            f"holds most of the page's text (over {share:.0%})"))
@@ -317,14 +387,63 @@ class _Walker:
         text = " ".join(_visible_text(el)).lower()
         return _alnum(text) < 3000 and any(p in text for p in phrases)
 
+    # -- what both walks (C and Python) ask of the walker: the rare cases, and those a
+    # regular expression decides
+
+    def _display(self, style: str) -> str | None:
+        """The ``display`` of an inline style that mentions it (lower case), else None."""
+        m = _DISPLAY.search(style)
+        return m.group(1).lower() if m else None
+
+    def _named_container(self, el, orig: str, id_: str | None, cls: str | None) -> str | None:
+        """``"consent"`` or ``"menu"`` for a container whose id or class names a consent
+        banner or a menu (``remove_containers``) and that is one, else None."""
+        joined = f"{id_ or ''} {cls or ''}".lower()
+        if not (self.menu_hint.search(joined) or (self.consent_hint is not None and self.consent_hint.search(joined))):
+            return None
+        if self.consent is not None and self._consent(el, (id_, cls)):
+            return "consent"
+        if self.menu is not None and orig not in _BANNERS:
+            for value in (id_, cls):
+                if value and any(self.menu.match(t) for t in name_tokens(value)):
+                    return self._menu_or_page(el)
+        return None
+
+    def _remove(self, el, reason: str) -> None:
+        """Record the removal of ``el`` (its subtree is left out)."""
+        if reason not in _UNLOGGED:
+            text = " ".join("".join(el.itertext()).split())[:80]
+            if text or reason == "menu":
+                self.doc.removals.append(Removal(self.doc.locate(el), reason, text))
+
+    def _has_quotes(self, el) -> bool:
+        """A ``<q>`` whose text the page wrote with its own quotation marks."""
+        return _QUOTED.match("".join(el.itertext())) is not None
+
+    def _expansion(self, local: str, el) -> str | None:
+        """What an ``<abbr>``/``<acronym>`` adds after its text (" (title)"), recorded."""
+        abbreviation = self._abbreviation(local, el)
+        if abbreviation is None:
+            return None
+        self.doc.abbreviations.append(abbreviation)
+        return f" ({abbreviation.title})" if abbreviation.expanded else None
+
     def walk(self, body) -> None:
+        """Append the blocks of ``body`` to the document: in C (``kitten/_structure.c``)
+        when it is built, else :meth:`walk_python`; the same blocks either way."""
+        self.body = body
+        c = _c_walker()
+        if c is None:
+            self.walk_python(body)
+            return
+        module, tables = c
+        module.walk(tables, _original, body, _hooks(self))
+
+    def walk_python(self, body) -> None:
+        """:meth:`walk` in Python: one ``iterwalk`` of the tree."""
+        self.body = body
         doc, config = self.doc, self.config
-        menu, quotes = self.menu, self.quotes
-        # a quick search for any menu pattern or consent name in an element's names, in
-        # two searches: one pattern of both alternatives takes half as long again as the
-        # two (``re`` optimizes each one alone better)
-        menu_hint = _hint(tuple(config.remove_containers))
-        consent_hint = self.consent[2] if self.consent else None
+        quotes = self.quotes
         hidden_hint = self.hidden_hint
         # per open element: (is block, element, kind, original name, group, skipped, local
         # name), so that its end event need not read its tag again; run[0] is the block
@@ -358,6 +477,8 @@ class _Walker:
                         break
 
         q_marks: list[bool] = []  # per open <q>: quotation marks added
+        # elements only: iterwalk reports no comments or processing instructions (nor
+        # their tails; the normalizer writes none)
         walker = etree.iterwalk(body, events=("start", "end"))
         group: list = [None]
         local_names: dict[str, str] = {}  # tag -> local name
@@ -367,44 +488,26 @@ class _Walker:
         for event, el in walker:
             if event == "start":
                 tag = el.tag
-                if not isinstance(tag, str):  # comments, processing instructions: their tail only
-                    contexts.append((False, el, "block", "", group[-1], True, ""))
-                    continue
                 local = local_names.get(tag)
                 if local is None:
                     local = local_names[tag] = tag[_NS_LEN:] if tag.startswith(_NS) else tag
                 cls = el.get("class")
                 orig = _original(cls, local) if cls and "kitten-" in cls else local
                 style = el.get("style")
-                display = None
-                if style and "display" in style:
-                    m = _DISPLAY.search(style)
-                    if m:
-                        display = m.group(1).lower()
+                display = self._display(style) if style and "display" in style else None
                 reason = SKIPPED.get(local) if orig is local else (SKIPPED.get(local) or SKIPPED.get(orig))
                 if reason is None:
                     if display == "none":
                         reason = "hidden"
                     elif (style and "isibility" in style) or orig in _ANNOTATIONS or (cls and (
                             "kitten.aria-hidden" in cls or (hidden_hint is not None and hidden_hint.search(cls)))):
-                        reason = self._hidden(el, orig, cls, style, body)
-                if reason is None and (orig in CONTAINERS or local in CONTAINERS or orig in _BANNERS) \
-                        and (cls or el.get("id")):
-                    values = (el.get("id"), cls)
-                    joined = f"{values[0] or ''} {values[1] or ''}".lower()
-                    if menu_hint.search(joined) or (consent_hint is not None and consent_hint.search(joined)):
-                        if self.consent is not None and self._consent(el, values):
-                            reason = "consent"
-                        elif menu is not None and orig not in _BANNERS:
-                            for value in values:
-                                if value and any(menu.match(t) for t in name_tokens(value)):
-                                    reason = self._menu_or_page(el, body)
-                                    break
+                        reason = self._hidden(el, orig, cls, style)
+                if reason is None and (orig in CONTAINERS or local in CONTAINERS or orig in _BANNERS):
+                    id_ = el.get("id")
+                    if (cls or id_) and self.named:
+                        reason = self._named_container(el, orig, id_, cls)
                 if reason is not None:
-                    if reason not in _UNLOGGED:
-                        text = " ".join("".join(el.itertext()).split())[:80]
-                        if text or reason == "menu":
-                            doc.removals.append(Removal(self.doc.locate(el), reason, text))
+                    self._remove(el, reason)
                     contexts.append((False, el, "block", orig, group[-1], True, local))
                     walker.skip_subtree()
                     continue
@@ -423,7 +526,7 @@ class _Walker:
                     if local == "br":
                         add(BR)
                     elif local == "q":
-                        quoted = _QUOTED.match("".join(el.itertext()))  # the page wrote its own marks
+                        quoted = self._has_quotes(el)  # the page wrote its own marks
                         q_marks.append(not quoted)
                         if not quoted:
                             add(quotes[0])
@@ -453,11 +556,9 @@ class _Walker:
                         if q_marks.pop():
                             add(quotes[1])
                     elif local in ("abbr", "acronym") and config.expand_abbreviations:
-                        abbreviation = self._abbreviation(local, el)
-                        if abbreviation is not None:
-                            doc.abbreviations.append(abbreviation)
-                            if abbreviation.expanded:
-                                add(f" ({abbreviation.title})")
+                        expansion = self._expansion(local, el)
+                        if expansion is not None:
+                            add(expansion)
                 tail = el.tail
                 if tail:
                     if run[0] is None:
@@ -468,3 +569,83 @@ class _Walker:
                     else:
                         add(tail)
         flush()
+
+
+#: A page with what the C walk must read as the Python walk does: blocks in inline
+#: content, groups, skipped and hidden elements, a menu and a consent banner, quotes,
+#: abbreviations, images, line breaks, comments, renamed elements, ignorable characters.
+PROBE_PAGE = f"""<html xmlns="{_NS[1:-1]}"><head><title>t</title></head><body>top <b>text</b>
+<div class="kitten-article"><h2>Head­ ing</h2><p>One <q>quoted</q> and <q>"own"</q> <abbr
+title="World Health Organization">WHO</abbr>, <abbr title="World Health Organization">WHO</abbr>
+<abbr title="2020-01-01">then</abbr>.<br/>Next line<!-- c --> tail <img alt=" pic " src="a"/></p>
+<span style="display: block">spanned</span><div style="display:none">gone</div><span
+style="visibility:hidden">unseen</span><span class="sortkey">key</span><script>x()</script>
+<ul id="mainMenu"><li><a href="/">Home</a></li><li><a href="/b">About</a></li></ul>
+<div class="cookie-banner">We use cookies. Accept all cookies to continue.</div>
+<table><tr><td>cell <span class="kitten-nav">n</span></td><th>h​</th></tr></table>
+<dl><dt>term</dt><dd>def</dd></dl><pre>a
+ b</pre><span class="kitten-aria-hidden kitten.aria-hidden">★</span>é<br/><br/></div>
+after<select><option>o</option></select></body></html>"""
+
+
+def _hooks(walker: _Walker) -> tuple:
+    """What ``_structure.walk`` asks of the walker, in its order."""
+    config = walker.config
+    return (walker.doc.blocks, walker._display, walker._hidden, walker._named_container, walker._remove,
+            walker._has_quotes, walker._expansion, Block, AltText, BR, IGNORABLE.search, IGNORABLE.sub,
+            walker.quotes[0], walker.quotes[1], config.img_alt, config.expand_abbreviations, walker.named,
+            tuple(config.hidden_classes), walker.name_literals)
+
+
+def block_view(doc: Document) -> list:
+    """What the two walks must agree on: each block's kind, name, element, inlines (with
+    their types) and group; the removals, abbreviations and kept containers."""
+    return [[(b.kind, b.tag, b.source, [(type(x).__name__, x) for x in b.inlines], b.group) for b in doc.blocks],
+            doc.removals, doc.abbreviations, doc.removals_kept]
+
+
+@lru_cache(maxsize=1)
+def _c_letters():
+    """``kitten._structure.visible_letters``, or None when the module is not built or
+    counts the probe page's elements otherwise than :func:`letters_python` (logged)."""
+    try:
+        from kitten._structure import visible_letters
+    except ImportError:
+        return None
+    root = parse_xhtml(PROBE_PAGE)
+    if any(visible_letters(el) != letters_python(el) for el in root.iter(etree.Element)):
+        logging.getLogger(__name__).warning("kitten._structure counts letters otherwise than Python: not used")
+        return None
+    return visible_letters
+
+
+@lru_cache(maxsize=1)
+def _c_walker():
+    """``(kitten._structure, its name table)``, or None when the module is not built
+    (no C compiler or no lxml headers at install) or walks the probe page otherwise than
+    :meth:`_Walker.walk_python` (logged)."""
+    try:
+        from kitten import _structure
+    except ImportError:
+        return None
+    names = (BLOCKS | CONTAINERS | GROUPS | _BANNERS | _ANNOTATIONS | set(SKIPPED) | set(KINDS)
+             | {"br", "q", "img", "abbr", "acronym"})
+    flags = {n: (n in BLOCKS) | (n in CONTAINERS) << 1 | (n in GROUPS) << 2 | (n in _BANNERS) << 3
+             | (n in _ANNOTATIONS) << 4 for n in names}  # as _structure.c's F_* bits
+    tables = _structure.make_tables({n: (flags[n], KINDS.get(n), SKIPPED.get(n)) for n in sorted(names)})
+    body = parse_xhtml(PROBE_PAGE).find(_NS + "body")
+    views = []
+    for python in (True, False):
+        doc = Document(blocks=[], lang="en")
+        walker = _Walker(doc, StructureConfig(img_alt=True), "")
+        if python:
+            walker.walk_python(body)
+        else:
+            walker.body = body
+            _structure.walk(tables, _original, body, _hooks(walker))
+        views.append(block_view(doc))
+    if views[0] != views[1]:
+        logging.getLogger(__name__).warning("kitten._structure walks the probe page otherwise than Python: "
+                                            "not used")
+        return None
+    return _structure, tables

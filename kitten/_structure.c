@@ -1,0 +1,678 @@
+/* kitten._structure: the structure step's walk in C (optional; kitten/structure.py walks
+ * the tree in Python for the same Document, and is used when this module is not built or
+ * fails its check at import).
+ *
+ *   make_tables(names) -> capsule
+ *       names: {local name: (flags, kind or None, skipped reason or None)} for every name
+ *       the walk asks about (structure.py builds it from BLOCKS, KINDS, SKIPPED,
+ *       CONTAINERS, GROUPS and the other sets, so that each set is written once).
+ *   walk(tables, walker, body, hooks) -> None
+ *       Appends the blocks of body (an lxml element) to walker.doc.blocks, exactly as
+ *       structure._Walker.walk_python does, event for event: the same elements skipped,
+ *       the same inline content, the same Block objects (kind, tag, source, inlines,
+ *       group). Everything that is rare or needs a regular expression is asked of the
+ *       walker (hooks: a tuple of its bound methods and values, see structure.py): an
+ *       element's display, whether it is hidden, a named container (menu, consent
+ *       banner), a removal to record, a <q>'s marks, an abbreviation's expansion.
+ *
+ * The tree is read through libxml2's node structures (lxml's headers) and lxml's public
+ * C API (elementFactory for the element proxies, textOf/tailOf for an element's text
+ * and tail as lxml gives them): the module is built against the lxml it runs with.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+#include <libxml/tree.h>
+#include "lxml.etree_api.h"
+
+static const char XHTML_NS[] = "http://www.w3.org/1999/xhtml";
+
+/* ---- the name table ------------------------------------------------------------- */
+enum {
+    F_BLOCK = 1, F_CONTAINER = 2, F_GROUP = 4, F_BANNER = 8, F_ANNOTATION = 16
+};
+#define SLOTS 1024 /* a power of two, well over the number of names */
+
+typedef struct {
+    char *name;         /* NULL: empty slot */
+    int flags;
+    PyObject *str;      /* the name as a Python str */
+    PyObject *kind;     /* KINDS.get(name, "block") */
+    PyObject *skipped;  /* SKIPPED.get(name) or NULL */
+} entry;
+
+typedef struct {
+    entry slots[SLOTS];
+    PyObject *block_kind; /* "block" */
+} tables;
+
+static unsigned hash(const char *s) {
+    unsigned h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static const entry *lookup(const tables *t, const char *name) {
+    for (unsigned i = hash(name) & (SLOTS - 1);; i = (i + 1) & (SLOTS - 1)) {
+        const entry *e = &t->slots[i];
+        if (e->name == NULL) return NULL;
+        if (strcmp(e->name, name) == 0) return e;
+    }
+}
+
+static void free_tables(PyObject *capsule) {
+    tables *t = PyCapsule_GetPointer(capsule, "kitten.structure.tables");
+    if (!t) return;
+    for (int i = 0; i < SLOTS; i++) {
+        entry *e = &t->slots[i];
+        if (e->name) {
+            PyMem_Free(e->name);
+            Py_XDECREF(e->str); Py_XDECREF(e->kind); Py_XDECREF(e->skipped);
+        }
+    }
+    Py_XDECREF(t->block_kind);
+    PyMem_Free(t);
+}
+
+static PyObject *make_tables(PyObject *self, PyObject *names) {
+    if (!PyDict_Check(names) || PyDict_GET_SIZE(names) >= SLOTS / 2) {
+        PyErr_SetString(PyExc_ValueError, "make_tables: a dict of fewer than 512 names expected");
+        return NULL;
+    }
+    tables *t = PyMem_Calloc(1, sizeof(tables));
+    if (!t) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(t, "kitten.structure.tables", free_tables);
+    if (!capsule) { PyMem_Free(t); return NULL; }
+    t->block_kind = PyUnicode_InternFromString("block");
+    if (!t->block_kind) goto fail;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(names, &pos, &key, &value)) {
+        int flags;
+        PyObject *kind, *skipped;
+        if (!PyUnicode_Check(key) || !PyArg_ParseTuple(value, "iOO", &flags, &kind, &skipped)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "make_tables: bad entry");
+            goto fail;
+        }
+        const char *name = PyUnicode_AsUTF8(key);
+        if (!name) goto fail;
+        unsigned i = hash(name) & (SLOTS - 1);
+        while (t->slots[i].name) i = (i + 1) & (SLOTS - 1);
+        entry *e = &t->slots[i];
+        size_t n = strlen(name);
+        e->name = PyMem_Malloc(n + 1);
+        if (!e->name) { PyErr_NoMemory(); goto fail; }
+        memcpy(e->name, name, n + 1);
+        e->flags = flags;
+        Py_INCREF(key); e->str = key;
+        if (kind == Py_None) kind = t->block_kind;
+        Py_INCREF(kind); e->kind = kind;
+        if (skipped != Py_None) { Py_INCREF(skipped); e->skipped = skipped; }
+    }
+    return capsule;
+fail:
+    Py_DECREF(capsule);
+    return NULL;
+}
+
+/* ---- the walk ----------------------------------------------------------------------- */
+enum { L_OTHER, L_BR, L_Q, L_IMG, L_ABBR };
+
+typedef struct {
+    xmlNode *node;
+    int is_block, skipped, local; /* local: L_* */
+    PyObject *kind;  /* borrowed (tables), block contexts only */
+    PyObject *orig;  /* new reference, block contexts only */
+    Py_ssize_t group; /* index in the group stack of the innermost list or table */
+} context;
+
+typedef struct {
+    xmlNode *node;
+    PyObject *proxy; /* made when a block first needs it */
+} group_entry;
+
+typedef struct {
+    const tables *t;
+    struct LxmlDocument *doc;
+    PyObject *blocks;     /* walker.doc.blocks */
+    /* hooks */
+    PyObject *display, *hidden, *container, *remove, *quoted, *abbreviation;
+    PyObject *block_type, *alt_type, *br, *ignorable_search, *ignorable_sub, *empty;
+    PyObject *open_quote, *close_quote;
+    int img_alt, expand, named; /* named: a menu pattern or consent rules are configured */
+    PyObject *hidden_classes;   /* tuple of str: literal substrings */
+    PyObject *name_literals;    /* tuple of str (a container's names contain one when the
+                                   walker's hints may match) or None: always ask */
+    /* state */
+    context *ctx; Py_ssize_t n_ctx, cap_ctx;
+    group_entry *groups; Py_ssize_t n_groups, cap_groups;
+    char *qmarks; Py_ssize_t n_q, cap_q;
+    PyObject *block;      /* the block receiving inline content (new reference) or NULL */
+    PyObject *inlines;    /* its list (borrowed from the block) */
+} state;
+
+static PyObject *proxy(state *s, xmlNode *node) {
+    return (PyObject *)elementFactory(s->doc, node);
+}
+
+/* str.isspace() of a non-empty str */
+static int is_space(PyObject *u) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    if (n == 0) return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) return 0;
+    return 1;
+}
+
+static PyObject *group_proxy(state *s, Py_ssize_t i) {
+    if (i < 0) Py_RETURN_NONE;
+    group_entry *g = &s->groups[i];
+    if (!g->proxy) {
+        g->proxy = proxy(s, g->node);
+        if (!g->proxy) return NULL;
+    }
+    Py_INCREF(g->proxy);
+    return g->proxy;
+}
+
+/* structure.py's add(): item is a str (steals nothing) or BR. -1 on error. */
+static int add(state *s, PyObject *item) {
+    int br = item == s->br;
+    if (s->block == NULL) {
+        if (!br && is_space(item)) return 0;
+        Py_ssize_t i = s->n_ctx - 1;
+        while (i >= 0 && !s->ctx[i].is_block) i--;
+        if (i < 0) return 0;
+        context *c = &s->ctx[i];
+        PyObject *source = proxy(s, c->node);
+        if (!source) return -1;
+        PyObject *group = group_proxy(s, c->group);
+        if (!group) { Py_DECREF(source); return -1; }
+        PyObject *inlines = PyList_New(0);
+        if (!inlines) { Py_DECREF(source); Py_DECREF(group); return -1; }
+        s->block = PyObject_CallFunctionObjArgs(s->block_type, c->kind, c->orig, source, inlines, group, NULL);
+        Py_DECREF(source); Py_DECREF(group); Py_DECREF(inlines);
+        if (!s->block) return -1;
+        s->inlines = inlines; /* the block holds it */
+    }
+    if (!br && !PyUnicode_IS_ASCII(item)) {
+        PyObject *m = PyObject_CallOneArg(s->ignorable_search, item);
+        if (!m) return -1;
+        int found = m != Py_None;
+        Py_DECREF(m);
+        if (found) {
+            PyObject *clean = PyObject_CallFunctionObjArgs(s->ignorable_sub, s->empty, item, NULL);
+            if (!clean) return -1;
+            int r = PyList_Append(s->inlines, clean);
+            Py_DECREF(clean);
+            return r;
+        }
+    }
+    return PyList_Append(s->inlines, item);
+}
+
+/* structure.py's flush(). */
+static int flush(state *s) {
+    PyObject *block = s->block;
+    if (!block) return 0;
+    s->block = NULL;
+    int r = 0;
+    Py_ssize_t n = PyList_GET_SIZE(s->inlines);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(s->inlines, i);
+        if (x != s->br && !is_space(x)) { r = PyList_Append(s->blocks, block); break; }
+    }
+    Py_DECREF(block);
+    return r;
+}
+
+/* A text (element's text or tail): new reference or NULL (an error when set). */
+static int add_text(state *s, PyObject *text) {
+    if (!text) return PyErr_Occurred() ? -1 : 0;
+    int r = 0;
+    if (text != Py_None && PyUnicode_GET_LENGTH(text) > 0) {
+        if (s->block == NULL) {
+            if (!is_space(text)) r = add(s, text);
+        } else if (PyUnicode_IS_ASCII(text)) {
+            r = PyList_Append(s->inlines, text);
+        } else {
+            r = add(s, text);
+        }
+    }
+    Py_DECREF(text);
+    return r;
+}
+
+/* An attribute without namespace as lxml's get(): its value as UTF-8 ("" when empty),
+ * NULL when absent. Values that are not one text node (entity references) are read
+ * through lxml, kept alive in *keep. */
+static const char *attribute(xmlNode *node, const char *name, PyObject **keep) {
+    for (xmlAttr *a = node->properties; a; a = a->next) {
+        if (a->ns != NULL || strcmp((const char *)a->name, name) != 0) continue;
+        xmlNode *c = a->children;
+        if (c == NULL) return "";
+        if (c->next == NULL && c->type == XML_TEXT_NODE && c->content) return (const char *)c->content;
+        PyObject *v = attributeValue(node, a);
+        if (!v) { PyErr_Clear(); return ""; }
+        Py_XSETREF(*keep, v);
+        const char *u = PyUnicode_AsUTF8(v);
+        if (!u) { PyErr_Clear(); return ""; }
+        return u;
+    }
+    return NULL;
+}
+
+static PyObject *str_or_none(const char *v) {
+    if (v == NULL) Py_RETURN_NONE;
+    return PyUnicode_FromString(v);
+}
+
+static int push_ctx(state *s, context c) {
+    if (s->n_ctx == s->cap_ctx) {
+        Py_ssize_t cap = s->cap_ctx ? 2 * s->cap_ctx : 64;
+        context *m = PyMem_Realloc(s->ctx, cap * sizeof(context));
+        if (!m) { PyErr_NoMemory(); return -1; }
+        s->ctx = m; s->cap_ctx = cap;
+    }
+    s->ctx[s->n_ctx++] = c;
+    return 0;
+}
+
+static int push_group(state *s, xmlNode *node) {
+    if (s->n_groups == s->cap_groups) {
+        Py_ssize_t cap = s->cap_groups ? 2 * s->cap_groups : 16;
+        group_entry *m = PyMem_Realloc(s->groups, cap * sizeof(group_entry));
+        if (!m) { PyErr_NoMemory(); return -1; }
+        s->groups = m; s->cap_groups = cap;
+    }
+    s->groups[s->n_groups].node = node;
+    s->groups[s->n_groups].proxy = NULL;
+    s->n_groups++;
+    return 0;
+}
+
+static int push_q(state *s, char mark) {
+    if (s->n_q == s->cap_q) {
+        Py_ssize_t cap = s->cap_q ? 2 * s->cap_q : 16;
+        char *m = PyMem_Realloc(s->qmarks, cap);
+        if (!m) { PyErr_NoMemory(); return -1; }
+        s->qmarks = m; s->cap_q = cap;
+    }
+    s->qmarks[s->n_q++] = mark;
+    return 0;
+}
+
+/* The element's original name: the first class token "kitten-<name>" (structure._original),
+ * or NULL (then the local name). Class values with non-ASCII bytes are split by Python. */
+static PyObject *original_name(const char *cls, PyObject *local_str, PyObject *original_fn) {
+    for (const unsigned char *p = (const unsigned char *)cls; *p; p++)
+        if (*p >= 0x80 || *p == 0x1c || *p == 0x1d || *p == 0x1e || *p == 0x1f) {
+            PyObject *c = PyUnicode_FromString(cls);
+            if (!c) return NULL;
+            PyObject *r = PyObject_CallFunctionObjArgs(original_fn, c, local_str, NULL);
+            Py_DECREF(c);
+            return r;
+        }
+    const char *p = cls;
+    while (*p) {
+        while (*p && strchr(" \t\n\r\x0b\x0c", *p)) p++;
+        const char *start = p;
+        while (*p && !strchr(" \t\n\r\x0b\x0c", *p)) p++;
+        if (p - start >= 7 && strncmp(start, "kitten-", 7) == 0)
+            return PyUnicode_FromStringAndSize(start + 7, p - start - 7);
+    }
+    Py_INCREF(local_str);
+    return local_str;
+}
+
+/* 0 when a container's id and class certainly name no menu nor consent banner: no
+ * ASCII-lower-cased name contains any of the walker's name_literals. */
+static int may_be_named(state *s, const char *id, const char *cls) {
+    if (s->name_literals == Py_None) return 1;
+    size_t a = id ? strlen(id) : 0, b = cls ? strlen(cls) : 0;
+    char small[512], *joined = a + b + 2 <= sizeof small ? small : PyMem_Malloc(a + b + 2);
+    if (!joined) return 1;
+    int r = 0, ascii = 1;
+    memcpy(joined, id ? id : "", a);
+    joined[a] = ' ';
+    memcpy(joined + a + 1, cls ? cls : "", b);
+    joined[a + b + 1] = 0;
+    for (char *p = joined; *p; p++) {
+        if ((unsigned char)*p >= 0x80) { ascii = 0; break; }
+        if (*p >= 'A' && *p <= 'Z') *p += 32;
+    }
+    if (!ascii) r = 1; /* Python lower-cases non-ASCII letters: ask it */
+    Py_ssize_t n = PyTuple_GET_SIZE(s->name_literals);
+    for (Py_ssize_t i = 0; !r && i < n; i++) {
+        const char *lit = PyUnicode_AsUTF8(PyTuple_GET_ITEM(s->name_literals, i));
+        if (!lit) { PyErr_Clear(); r = 1; }
+        else if (strstr(joined, lit)) r = 1;
+    }
+    if (joined != small) PyMem_Free(joined);
+    return r;
+}
+
+static int has_hidden_class(state *s, const char *cls) {
+    Py_ssize_t n = PyTuple_GET_SIZE(s->hidden_classes);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *h = PyUnicode_AsUTF8(PyTuple_GET_ITEM(s->hidden_classes, i));
+        if (h && *h && strstr(cls, h)) return 1;
+    }
+    return 0;
+}
+
+/* The local name as structure.py reads it: the name of an XHTML element or of one
+ * without namespace (*plain = 1), "{ns}name" of another namespace. New reference. */
+static PyObject *local_name(xmlNode *node, const entry **e, const tables *t, int *plain) {
+    const char *name = (const char *)node->name;
+    *plain = node->ns == NULL || (node->ns->href && strcmp((const char *)node->ns->href, XHTML_NS) == 0);
+    if (*plain) {
+        *e = lookup(t, name);
+        if (*e) { Py_INCREF((*e)->str); return (*e)->str; }
+        return PyUnicode_FromString(name);
+    }
+    *e = NULL;
+    return PyUnicode_FromFormat("{%s}%s", node->ns->href ? (const char *)node->ns->href : "", name);
+}
+
+/* An image's alt text as an inline (" alt ", an AltText), when it has one. -1 on error. */
+static int add_alt(state *s, xmlNode *node) {
+    PyObject *keep = NULL;
+    const char *alt = attribute(node, "alt", &keep);
+    int r = 0;
+    if (alt && *alt) {
+        PyObject *a = PyUnicode_FromString(alt);
+        PyObject *stripped = a ? PyObject_CallMethod(a, "strip", NULL) : NULL;
+        r = stripped ? 0 : -1;
+        if (stripped && PyUnicode_GET_LENGTH(stripped) > 0) {
+            PyObject *spaced = PyUnicode_FromFormat(" %U ", stripped);
+            PyObject *item = spaced ? PyObject_CallOneArg(s->alt_type, spaced) : NULL;
+            r = item ? add(s, item) : -1;
+            Py_XDECREF(item); Py_XDECREF(spaced);
+        }
+        Py_XDECREF(stripped); Py_XDECREF(a);
+    }
+    Py_XDECREF(keep);
+    return r;
+}
+
+/* Asks hook(element, original name, a, b) (a, b: attribute values, None when absent) why
+ * the element is left out: *reason is set when it answers a reason, kept NULL for None.
+ * *el: the element's proxy, made if not yet. -1 on error. */
+static int ask(state *s, PyObject *hook, xmlNode *node, PyObject **el, PyObject *orig, const char *a,
+               const char *b, PyObject **reason) {
+    if (!*el) *el = proxy(s, node);
+    PyObject *x = *el ? str_or_none(a) : NULL, *y = x ? str_or_none(b) : NULL;
+    PyObject *r = y ? PyObject_CallFunctionObjArgs(hook, *el, orig, x, y, NULL) : NULL;
+    Py_XDECREF(x); Py_XDECREF(y);
+    if (!r) return -1;
+    if (r == Py_None) Py_DECREF(r);
+    else *reason = r;
+    return 0;
+}
+
+/* The start of an element: 1 to walk its children, 0 to skip them, -1 on error. */
+static int start(state *s, xmlNode *node, PyObject *original_fn) {
+    Py_ssize_t group = s->n_groups - 1;
+    const tables *t = s->t;
+    const entry *le = NULL, *oe;
+    int plain;
+    PyObject *local = local_name(node, &le, t, &plain);
+    if (!local) return -1;
+    PyObject *keep = NULL, *orig = NULL, *reason = NULL, *display = NULL, *el = NULL;
+    int result = -1;
+    const char *cls = attribute(node, "class", &keep);
+    if (cls && strstr(cls, "kitten-")) {
+        orig = original_name(cls, local, original_fn);
+        if (!orig) goto done;
+        oe = PyUnicode_Compare(orig, local) == 0 ? le : lookup(t, PyUnicode_AsUTF8(orig));
+    } else {
+        Py_INCREF(local); orig = local; oe = le;
+    }
+    PyObject *keep_style = NULL;
+    const char *style = attribute(node, "style", &keep_style);
+    int oflags = oe ? oe->flags : 0, lflags = le ? le->flags : 0;
+    if (style && strstr(style, "display")) {
+        PyObject *st = PyUnicode_FromString(style);
+        if (!st) { Py_XDECREF(keep_style); goto done; }
+        display = PyObject_CallOneArg(s->display, st);
+        Py_DECREF(st);
+        if (!display) { Py_XDECREF(keep_style); goto done; }
+        if (display == Py_None) Py_CLEAR(display);
+    }
+    if (le && le->skipped) { reason = le->skipped; Py_INCREF(reason); }
+    else if (oe && oe != le && oe->skipped) { reason = oe->skipped; Py_INCREF(reason); }
+    if (!reason) {
+        if (display && PyUnicode_CompareWithASCIIString(display, "none") == 0) {
+            reason = PyUnicode_FromString("hidden");
+            if (!reason) { Py_XDECREF(keep_style); goto done; }
+        } else if ((style && strstr(style, "isibility")) || (oflags & F_ANNOTATION) ||
+                   (cls && (strstr(cls, "kitten.aria-hidden") || has_hidden_class(s, cls)))) {
+            if (ask(s, s->hidden, node, &el, orig, cls, style, &reason) < 0) { Py_XDECREF(keep_style); goto done; }
+        }
+    }
+    Py_XDECREF(keep_style);
+    if (!reason && s->named && ((oflags & (F_CONTAINER | F_BANNER)) || (lflags & F_CONTAINER))) {
+        PyObject *keep_id = NULL;
+        const char *id = attribute(node, "id", &keep_id);
+        if (((cls && *cls) || (id && *id)) && may_be_named(s, id, cls)) {
+            if (ask(s, s->container, node, &el, orig, id, cls, &reason) < 0) { Py_XDECREF(keep_id); goto done; }
+        }
+        Py_XDECREF(keep_id);
+    }
+    if (reason) {
+        if (!el) el = proxy(s, node);
+        if (!el) goto done;
+        PyObject *r = PyObject_CallFunctionObjArgs(s->remove, el, reason, NULL);
+        if (!r) goto done;
+        Py_DECREF(r);
+        context c = {node, 0, 1, L_OTHER, NULL, NULL, group};
+        result = push_ctx(s, c) < 0 ? -1 : 0;
+        goto done;
+    }
+    int is_block;
+    if (!display) {
+        is_block = (oflags & F_BLOCK) != 0;
+    } else {
+        const char *d = PyUnicode_AsUTF8(display);
+        if (!d) goto done;
+        is_block = !(strncmp(d, "inline", 6) == 0 || strcmp(d, "contents") == 0);
+    }
+    if (is_block) {
+        if (s->block && flush(s) < 0) goto done;
+        if (oflags & F_GROUP) {
+            if (push_group(s, node) < 0) goto done;
+            group = s->n_groups - 1;
+        }
+        context c = {node, 1, 0, L_OTHER, oe ? oe->kind : t->block_kind, orig, group};
+        if (push_ctx(s, c) < 0) goto done;
+        orig = NULL; /* the context holds it */
+    } else {
+        const char *name = (const char *)node->name;
+        int which = L_OTHER;
+        if (plain) {
+            if (strcmp(name, "br") == 0) which = L_BR;
+            else if (strcmp(name, "q") == 0) which = L_Q;
+            else if (strcmp(name, "img") == 0) which = L_IMG;
+            else if (strcmp(name, "abbr") == 0 || strcmp(name, "acronym") == 0) which = L_ABBR;
+        }
+        context c = {node, 0, 0, which, NULL, NULL, group};
+        if (push_ctx(s, c) < 0) goto done;
+        if (which == L_BR) {
+            if (add(s, s->br) < 0) goto done;
+        } else if (which == L_Q) {
+            if (!el) el = proxy(s, node);
+            PyObject *q = el ? PyObject_CallOneArg(s->quoted, el) : NULL;
+            if (!q) goto done;
+            int quoted = PyObject_IsTrue(q);
+            Py_DECREF(q);
+            if (quoted < 0 || push_q(s, !quoted) < 0) goto done;
+            if (!quoted && add(s, s->open_quote) < 0) goto done;
+        } else if (which == L_IMG && s->img_alt) {
+            if (add_alt(s, node) < 0) goto done;
+        }
+    }
+    if (add_text(s, textOf(node)) < 0) goto done;
+    result = 1;
+done:
+    Py_XDECREF(local); Py_XDECREF(keep); Py_XDECREF(orig); Py_XDECREF(reason);
+    Py_XDECREF(display); Py_XDECREF(el);
+    return result;
+}
+
+/* The end of a node. -1 on error. */
+static int end(state *s, xmlNode *node) {
+    context c = s->ctx[--s->n_ctx];
+    int r = 0;
+    if (!c.skipped) {
+        if (c.is_block) {
+            if (s->block) r = flush(s);
+            if (s->n_groups && s->groups[s->n_groups - 1].node == node) {
+                Py_XDECREF(s->groups[s->n_groups - 1].proxy);
+                s->n_groups--;
+            }
+        } else if (c.local == L_Q) {
+            if (s->qmarks[--s->n_q]) r = add(s, s->close_quote);
+        } else if (c.local == L_ABBR && s->expand) {
+            PyObject *el = proxy(s, node), *text = NULL;
+            if (el) {
+                PyObject *local = PyUnicode_FromString((const char *)node->name);
+                if (local) text = PyObject_CallFunctionObjArgs(s->abbreviation, local, el, NULL);
+                Py_XDECREF(local);
+                Py_DECREF(el);
+            }
+            if (!text) r = -1;
+            else {
+                if (text != Py_None) r = add(s, text);
+                Py_DECREF(text);
+            }
+        }
+    }
+    Py_XDECREF(c.orig);
+    if (r < 0) return -1;
+    return add_text(s, tailOf(node));
+}
+
+/* Nodes lxml's iterwalk reports: elements only (comments and processing instructions,
+ * and so their tails, are not seen; the normalizer writes none). */
+static xmlNode *next_reported(xmlNode *n) {
+    for (; n; n = n->next)
+        if (n->type == XML_ELEMENT_NODE) return n;
+    return NULL;
+}
+
+static void clear_state(state *s) {
+    for (Py_ssize_t i = 0; i < s->n_ctx; i++) Py_XDECREF(s->ctx[i].orig);
+    for (Py_ssize_t i = 0; i < s->n_groups; i++) Py_XDECREF(s->groups[i].proxy);
+    PyMem_Free(s->ctx); PyMem_Free(s->groups); PyMem_Free(s->qmarks);
+    Py_XDECREF(s->block);
+    Py_XDECREF(s->blocks);
+    Py_XDECREF(s->empty);
+}
+
+static PyObject *walk(PyObject *self, PyObject *args) {
+    PyObject *capsule, *body, *hooks, *original_fn;
+    state s;
+    memset(&s, 0, sizeof s);
+    if (!PyArg_ParseTuple(args, "OOOO!", &capsule, &original_fn, &body, &PyTuple_Type, &hooks)) return NULL;
+    s.t = PyCapsule_GetPointer(capsule, "kitten.structure.tables");
+    if (!s.t) return NULL;
+    if (!PyArg_ParseTuple(hooks, "OOOOOOOOOOOOOOpppO!O", &s.blocks, &s.display, &s.hidden, &s.container,
+                          &s.remove, &s.quoted, &s.abbreviation, &s.block_type, &s.alt_type, &s.br,
+                          &s.ignorable_search, &s.ignorable_sub, &s.open_quote, &s.close_quote,
+                          &s.img_alt, &s.expand, &s.named, &PyTuple_Type, &s.hidden_classes, &s.name_literals))
+        return NULL;
+    if (s.name_literals != Py_None && !PyTuple_Check(s.name_literals)) {
+        PyErr_SetString(PyExc_TypeError, "walk: name_literals must be a tuple or None");
+        return NULL;
+    }
+    if (!PyList_Check(s.blocks)) { PyErr_SetString(PyExc_TypeError, "walk: blocks must be a list"); return NULL; }
+    struct LxmlElement *root = rootNodeOrRaise(body);
+    if (!root) return NULL;
+    s.doc = root->_doc;
+    xmlNode *top = root->_c_node;
+    Py_DECREF(root);
+    Py_INCREF(s.blocks);
+    s.empty = PyUnicode_New(0, 0);
+    int ok = 0;
+    xmlNode *n = top;
+    int descend = start(&s, n, original_fn);
+    while (descend >= 0) {
+        xmlNode *child = descend ? next_reported(n->children) : NULL;
+        if (child) {
+            n = child;
+            descend = start(&s, n, original_fn);
+            continue;
+        }
+        for (;;) { /* end n, then its next sibling or its parent's end */
+            if (end(&s, n) < 0) { descend = -1; break; }
+            if (n == top) { ok = 1; break; }
+            xmlNode *next = next_reported(n->next);
+            if (next) { n = next; descend = start(&s, n, original_fn); break; }
+            n = n->parent;
+        }
+        if (ok) break;
+    }
+    if (ok && flush(&s) < 0) ok = 0;
+    clear_state(&s);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* Code points of UTF-8 text that are not white space (Python's str.isspace). */
+static Py_ssize_t non_space(const unsigned char *p) {
+    Py_ssize_t n = 0;
+    while (*p) {
+        Py_UCS4 c = *p;
+        if (c < 0x80) { p++; n += !Py_UNICODE_ISSPACE(c); continue; }
+        if (c >= 0xF0 && p[1] && p[2] && p[3]) {
+            c = ((c & 0x07) << 18) | ((p[1] & 0x3F) << 12) | ((p[2] & 0x3F) << 6) | (p[3] & 0x3F); p += 4;
+        } else if (c >= 0xE0 && p[1] && p[2]) {
+            c = ((c & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F); p += 3;
+        } else if (c >= 0xC0 && p[1]) {
+            c = ((c & 0x1F) << 6) | (p[1] & 0x3F); p += 2;
+        } else { p++; continue; } /* not UTF-8 (libxml2 stores none) */
+        n += !Py_UNICODE_ISSPACE(c);
+    }
+    return n;
+}
+
+static int unseen(const xmlNode *n) {
+    return n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&
+           strcmp((const char *)n->ns->href, XHTML_NS) == 0 &&
+           (strcmp((const char *)n->name, "script") == 0 || strcmp((const char *)n->name, "style") == 0);
+}
+
+/* structure._letters: the characters a reader sees in an element (its text nodes outside
+ * script and style, white space left out). */
+static PyObject *visible_letters(PyObject *self, PyObject *arg) {
+    struct LxmlElement *el = rootNodeOrRaise(arg);
+    if (!el) return NULL;
+    xmlNode *top = el->_c_node;
+    Py_DECREF(el);
+    Py_ssize_t n = 0;
+    if (unseen(top)) return PyLong_FromSsize_t(0);
+    for (xmlNode *c = top->children; c;) {
+        if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) n += non_space(c->content);
+        if (c->type == XML_ELEMENT_NODE && c->children && !unseen(c)) { c = c->children; continue; }
+        while (c != top && c->next == NULL) c = c->parent;
+        if (c == top) break;
+        c = c->next;
+    }
+    return PyLong_FromSsize_t(n);
+}
+
+static PyMethodDef methods[] = {
+    {"visible_letters", visible_letters, METH_O, "characters a reader sees in an element, white space left out"},
+    {"make_tables", make_tables, METH_O, "the walk's name table (a capsule)"},
+    {"walk", walk, METH_VARARGS, "the structure step's walk of body"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_structure", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__structure(void) {
+    if (import_lxml__etree() < 0) return NULL;
+    return PyModule_Create(&module);
+}
