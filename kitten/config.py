@@ -112,8 +112,13 @@ class StructureConfig:
     #: Extract the alt text of images.
     img_alt: bool = False
     #: Elements with one of these classes are left out: text the site's style sheet
-    #: hides (Wikipedia's sort keys: ``<span class="sortkey">Slavin, Mark</span>``).
-    hidden_classes: tuple[str, ...] = ("sortkey",)
+    #: hides (Wikipedia's sort keys: ``<span class="sortkey">Slavin, Mark</span>``) or
+    #: moves off screen for screen readers (the class names of Bootstrap, WordPress,
+    #: Drupal, HTML5 Boilerplate, the BBC ...: "Skip to content", "(opens in a new tab)",
+    #: "Image caption" before a caption).
+    hidden_classes: tuple[str, ...] = ("sortkey", "sr-only", "sr-only-focusable", "visually-hidden", "visuallyhidden",
+                                       "u-visually-hidden", "screen-reader-text", "assistive-text",
+                                       "element-invisible", "off-screen", "offscreen", "offScreen")
 
     def __post_init__(self) -> None:
         import re

@@ -155,6 +155,19 @@ def test_menu_share_counts_visible_letters_only() -> None:
     assert lines(html) == ["The article text, shorter than the script."]
 
 
+def test_screen_reader_only_text_left_out() -> None:
+    """Text a style sheet moves off screen for screen readers (``sr-only``,
+    ``visually-hidden``, BBC's ``off-screen`` ...) is not text a reader of the page sees:
+    no "(opens in a new tab)" inside a sentence, no "Image caption" before a caption."""
+    html = ("<p>Read <a href='/r'>the report<span class='sr-only'> (opens in a new tab)</span></a> today.</p>"
+            "<figure><figcaption><span class='off-screen'>Image caption</span> Rescuers at the site."
+            "</figcaption></figure><a class='visually-hidden' href='#main'>Skip to content</a>")
+    assert lines(html) == ["Read the report today.", "Rescuers at the site."]
+    assert [e.kind for e in events(html)].count("removed-hidden-class") == 3
+    shown = Config.from_dict({"structure": {"hidden_classes": ["sortkey"]}})
+    assert "Image caption Rescuers at the site." in lines(html, shown)
+
+
 def test_consent_banners_removed_cookie_recipes_kept() -> None:
     html = ("<div id='cookie-banner'><p>We use cookies to improve your experience.</p><a>Accept all</a></div>"
             "<div class='didomi-popup'><p>Nous utilisons des cookies et des traceurs.</p></div>"
