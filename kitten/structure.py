@@ -166,8 +166,10 @@ def required_literals(pattern: str) -> tuple[str, ...] | None:
     it) contains one, or None when the pattern has no such set (``x.*``): a quick test in
     C before the regular expression is asked."""
     try:
-        from re import _parser  # the parser of the standard library's ``re``
-
+        try:
+            from re import _parser  # the parser of the standard library's ``re``
+        except ImportError:  # Python 3.10
+            import sre_parse as _parser
         return _sequence_literals(list(_parser.parse(pattern.lower())), _parser)
     except Exception:  # noqa: BLE001 - another Python's parser: no quick test
         return None
