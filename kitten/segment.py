@@ -36,7 +36,8 @@ from kitten.resources import rules_dir, word_list
 _FINAL = frozenset(".?!…‽‼⁇⁈⁉。！？｡．।॥؟۔።፧፨။។៕։;")
 #: closing quotes and brackets that may follow it
 _CLOSERS = frozenset("\"'”’»)]}›」』）】〕〉》〗〙〛］｝")
-_WORD_END = re.compile(r"([\w'’-]+)\W*$")
+#: characters of a word (``[\w'’-]``) that are not ``\w`` characters
+_WORD_MARKS = "'’-"
 _HAS_ALNUM = re.compile(r"\w")
 def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "") -> list[Sentence]:
     """The sentences of ``doc``, in document order (``rules``: the rules folder, default
@@ -53,7 +54,7 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
                 if splitter is None or len(text) < 4 or not _END_MARK.search(text, 1, len(text) - 1):
                     out.append(Sentence(punctuate(text), block, 0, len(text)))  # one sentence
                 else:
-                    _add(out, block, text, 0, splitter)
+                    _add(out, block, text, 0, splitter.split(text))
             continue
         if block.kind == "preformatted":
             lines = [(line, 2) for line in block.text().split("\n")]
@@ -75,24 +76,25 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
                 for a, b in spans:
                     out.append(Sentence(text[a:b], block, *((at + a, at + b) if at >= 0 else (None, None))))
             else:
-                _add(out, block, text, at if at >= 0 else None, splitter)
+                _add(out, block, text, at if at >= 0 else None,
+                     splitter.spans(text) if splitter is not None else [(0, len(text))])
     if joined:
         log.add("segment", "br-joined", f"{joined} line breaks inside clauses joined")
     return out
 
 
-def _add(out: list[Sentence], block: Block, text: str, offset: int | None, splitter: "Splitter | None") -> None:
-    """The sentences of one segment ``text`` (white space collapsed) that starts at
-    ``offset`` in its block's collapsed text."""
-    if splitter is None:
-        out.append(Sentence(punctuate(text), block, offset, None if offset is None else offset + len(text)))
-        return
-    for start, end in splitter.spans(text):
+def _add(out: list[Sentence], block: Block, text: str, offset: int | None,
+         spans: list[tuple[int, int]]) -> None:
+    """The sentences ``spans`` (:meth:`Splitter.spans`) of one segment ``text`` (white
+    space collapsed) that starts at ``offset`` in its block's collapsed text."""
+    for start, end in spans:
         piece = text[start:end]
+        if piece[-1] not in _KEPT_END:  # most sentences end with their mark: no call
+            piece = punctuate(piece)
         if offset is None:
-            out.append(Sentence(punctuate(piece), block))
+            out.append(Sentence(piece, block))
         else:
-            out.append(Sentence(punctuate(piece), block, offset + start, offset + end))
+            out.append(Sentence(piece, block, offset + start, offset + end))
 
 
 #: languages that write ordinal numbers with a full stop ("am 3. Oktober"): a number
@@ -174,6 +176,10 @@ class Splitter:
         # followed by a space and a word
         if len(text) < 4 or not _END_MARK.search(text, 1, len(text) - 1):
             return [(0, len(text))]
+        return self.split(text)
+
+    def split(self, text: str) -> list[tuple[int, int]]:
+        """:meth:`spans` of a text with an end mark before its last character."""
         out = []
         start = 0
         marks = _Marks() if _MARKS.search(text) else None
@@ -210,7 +216,7 @@ class Splitter:
 
     def _no_end(self, text: str, dot: int) -> bool:
         """Is the full stop at ``dot`` part of an abbreviation, an initial, or an ordinal?"""
-        word = _last_word(text, dot).lstrip(_OPENERS)
+        word = text[text.rfind(" ", 0, dot) + 1:dot].lstrip(_OPENERS)  # _last_word, inlined
         if not word or word[-1] in _WORD_CLOSERS:
             return False  # "(6th ed.)." ends after the bracket
         if len(word) == 1 and word.isalpha():
@@ -257,7 +263,7 @@ class _Marks:
         self.pos = at
         if self.straight and text.find('"', at) >= 0:
             return True
-        return any(text.find(c, at) >= 0 for o in stack for c in _OPEN_MARKS[o])
+        return bool(stack) and any(text.find(c, at) >= 0 for o in stack for c in _OPEN_MARKS[o])
 
 
 def _lines(block: Block) -> list[tuple[str, int]]:
@@ -310,8 +316,29 @@ def continues(before: str, after: str, words: frozenset[str]) -> bool:
     first = after[0]
     if first.islower() or first.isdigit():
         return True
-    m = _WORD_END.search(before)
-    return bool(m and m.group(1).lower() in words)
+    word = last_word(before)
+    return bool(word and word.lower() in words)
+
+
+def last_word(text: str) -> str:
+    """The last word of ``text`` and the ``' ’ -`` around it: the group of
+    ``re.search(r"([\w'’-]+)\W*$", text)`` ("" for none), found from the end (that
+    search retries at every position of the line, each time to its end)."""
+    end = len(text)
+    while end and not (text[end - 1].isalnum() or text[end - 1] == "_"):  # not \w
+        end -= 1
+    if not end:  # no \w at all: the first run of word marks
+        start = 0
+        while start < len(text) and text[start] not in _WORD_MARKS:
+            start += 1
+        end = start
+    else:
+        start = end - 1
+        while start and (text[start - 1].isalnum() or text[start - 1] in _WORD_MARKS or text[start - 1] == "_"):
+            start -= 1
+    while end < len(text) and text[end] in _WORD_MARKS:
+        end += 1
+    return text[start:end]
 
 
 def ends_sentence(text: str) -> bool:
