@@ -224,8 +224,12 @@ def read_lists(doc: Document, config: ListsConfig, log: PageLog, rules: str = ""
         readings.append(reading)
         _log(reading, log)
     new_blocks: list[Block] = []
-    for i, block in enumerate(blocks):
-        new_blocks.extend(out.get(i, (block,)))
+    kept_from = 0  # blocks from there to the next rewritten one are kept as they are
+    for i in sorted(out):
+        new_blocks += blocks[kept_from:i]
+        new_blocks += out[i]
+        kept_from = i + 1
+    new_blocks += blocks[kept_from:]
     return dataclasses.replace(doc, blocks=new_blocks, lists=readings)
 
 
@@ -246,8 +250,10 @@ class _Context:
     rules: str
     locate: Locators
 
-    def current(self, i: int) -> list[Block]:
-        return self.out.get(i, [self.blocks[i]])
+    def current(self, idx: list[int]) -> list[Block]:
+        """The blocks now in the places ``idx`` (rewritten or not)."""
+        out, blocks = self.out, self.blocks
+        return [b for i in idx for b in (out[i] if i in out else (blocks[i],))]
 
 
 # --------------------------------------------------------------------------- finding lists
@@ -265,7 +271,8 @@ def _find_lists(blocks: list[Block]) -> list[_List]:
     table, none per block."""
     lists: dict[Any, _List] = {}
     parents: dict[Any, Any] = {}  # group element -> the list or table around it (or None)
-    chains: dict[Any, list[_List]] = {}  # group element -> the lists around it and itself
+    #: group element -> its own list (None for a table)
+    owners: dict[Any, _List | None] = {}
 
     def parent_of(group):
         if group not in parents:
@@ -295,13 +302,13 @@ def _find_lists(blocks: list[Block]) -> list[_List]:
         group = block.group
         if group is None or block.source is None:
             continue
-        chain = chains.get(group)
-        if chain is None:
-            chain = chains[group] = chain_of(group)
-        for lst in chain:
-            if lst.start < 0:
-                lst.start = i
-        own = lists.get(group)
+        if group in owners:
+            own = owners[group]
+        else:  # the group's first block: the first of the lists around it that have none yet
+            for lst in chain_of(group):
+                if lst.start < 0:
+                    lst.start = i
+            own = owners[group] = lists.get(group)
         if own is not None:
             own.items.setdefault(item_of(block.source, group), []).append(i)
     return [lst for lst in lists.values() if lst.start >= 0]
@@ -342,20 +349,22 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
     """Apply the rules to one list: edits ``ctx.out``/``ctx.consumed`` for its blocks
     (and its clause's block), returns its reading."""
     config, consumed = ctx.config, ctx.consumed
-    items = [(item, [i for i in idx if i not in consumed]) for item, idx in lst.items.items()]
-    items = [(item, idx) for item, idx in items if idx]
+    items = list(lst.items.items())  # (item, indices of its blocks not yet rewritten)
+    if consumed:
+        items = [(item, [i for i in idx if i not in consumed]) for item, idx in items]
+        items = [(item, idx) for item, idx in items if idx]
     link_list = bool(lst.link_items) and lst.link_items >= config.link_list_share * lst.all_items
     removed: list[str] = []
     kept: list[tuple[Any, list[Block], list[int]]] = []  # (item, its blocks, their indices)
     decisions: list[tuple[tuple[Block, ...], str, bool]] = []
     n_bullets = 0
     for item, idx in items:
-        item_blocks = [b for i in idx for b in ctx.current(i)]
+        item_blocks = ctx.current(idx)
         found = tuple(item_blocks)
         # 1. link items of link lists
         counts = ctx.links.get(item)
         if link_list and counts is not None and counts.only():
-            text = _collapse(" ".join(b.text() for b in item_blocks))
+            text = _collapse(" ".join([b.text() for b in item_blocks]))
             if _fewer_words(text, config.link_item_words):
                 removed.append(text)
                 decisions.append((found, LINK_ITEM_REMOVED, False))
@@ -632,7 +641,7 @@ def _clause_before(start: int, ctx: _Context) -> tuple[int, list[Block], str] | 
     p = start - 1
     if p < 0 or p in ctx.consumed:
         return None
-    current = ctx.current(p)
+    current = ctx.current([p])
     if len(current) != 1:
         return None
     block = current[0]
