@@ -56,31 +56,38 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
                 else:
                     _add(out, block, text, 0, splitter.split(text))
             continue
-        if block.kind == "preformatted":
-            lines = [(line, 2) for line in block.text().split("\n")]
-        else:
-            lines = _lines(block)
-        collapsed = " ".join(block.text().split())
-        cursor = 0
-        for text, n_joined in _segments(lines, words, config.join_br):
-            joined += n_joined  # text is already stripped, white space collapsed
-            if config.drop_symbol_only and not _HAS_ALNUM.search(text):
-                continue
-            at = collapsed.find(text, cursor)
-            if at >= 0:
-                cursor = at + len(text)
-            if block.kind == "preformatted":
-                # a line of preformatted text (code, a poem, a mail) is kept as written, no
-                # full stop added, but split where two sentences share it
-                spans = splitter.spans(text) if splitter is not None else [(0, len(text))]
-                for a, b in spans:
-                    out.append(Sentence(text[a:b], block, *((at + a, at + b) if at >= 0 else (None, None))))
-            else:
-                _add(out, block, text, at if at >= 0 else None,
-                     splitter.spans(text) if splitter is not None else [(0, len(text))])
+        joined += _add_lines(out, block, words, config, splitter)
     if joined:
         log.add("segment", "br-joined", f"{joined} line breaks inside clauses joined")
     return out
+
+
+def _add_lines(out: list[Sentence], block: Block, words: frozenset[str], config: SegmentConfig,
+               splitter: "Splitter | None") -> int:
+    """The sentences of a block with line breaks, or preformatted (its lines kept as
+    written, no full stop added, but split where two sentences share one); returns how
+    many single ``<br>`` were joined inside clauses."""
+    if block.kind == "preformatted":
+        lines = [(line, 2) for line in block.text().split("\n")]
+    else:
+        lines = _lines(block)
+    segments = list(_segments(lines, words, config.join_br))  # stripped, white space collapsed
+    # the block's text with its white space collapsed: its lines' words, one space apart
+    collapsed = " ".join([text for text, _ in segments])
+    cursor = 0
+    for text, _ in segments:
+        if config.drop_symbol_only and not _HAS_ALNUM.search(text):
+            continue
+        at = collapsed.find(text, cursor)
+        if at >= 0:
+            cursor = at + len(text)
+        spans = splitter.spans(text) if splitter is not None else [(0, len(text))]
+        if block.kind != "preformatted":
+            _add(out, block, text, at if at >= 0 else None, spans)
+            continue
+        for a, b in spans:
+            out.append(Sentence(text[a:b], block, *((at + a, at + b) if at >= 0 else (None, None))))
+    return sum(n for _, n in segments)
 
 
 def _add(out: list[Sentence], block: Block, text: str, offset: int | None,
@@ -184,18 +191,17 @@ class Splitter:
         start = 0
         marks = _Marks() if _MARKS.search(text) else None
         for m in _candidates(text, 1):
-            end = m.end()
-            mark = m.group()
-            following = m.group(1)  # the first letter or digit after (None after CJK marks)
+            at, end = m.span()
+            mark, following = m.group(0, 1)  # following: the first letter or digit after (None after CJK marks)
             if following is None:
                 if mark[-1] in "」』）":
                     continue  # 「行こう。」と言った。: the sentence goes on after the quotation
             else:
                 if following.islower() and not self._ends_before_lower(text, m):
                     continue  # "... the positions. the party ...", not "approx. the same"
-                if mark[0] == "." and not mark.startswith("..") and self._no_end(text, m.start()):
+                if mark[0] == "." and not mark.startswith("..") and self._no_end(text, at):
                     continue
-            if _ENUMERATOR.fullmatch(text, start, m.start()):
+            if _ENUMERATOR.fullmatch(text, start, at):
                 continue  # "5. Hemolysis", "IV. Results": a number, not a sentence
             if marks is not None and marks.inside(text, end):
                 continue  # '"I went home. Then I slept." He nodded.': one sentence for a reader
