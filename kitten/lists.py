@@ -75,7 +75,7 @@ import re
 import statistics
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from lxml import etree
 
@@ -124,6 +124,8 @@ _REPLACED_MARKS = frozenset(",;:")
 # "...; and", "..., or", "... and;" at the end of an item (English and French)
 _TRAILING_CONJUNCTION = re.compile(
     r"(?:[,;]\s*(?:and|or|and/or|et|ou)|\b(?:and|or|and/or|et|ou)\s*[,;])\s*$", re.I)
+# the last two letters of the conjunctions of _TRAILING_CONJUNCTION, lower-cased
+_CONJUNCTION_ENDS = frozenset({"nd", "or", "et", "ou"})
 # an item that is a label and its explanation: "Need: you absolutely need it"
 _LABEL = re.compile(r"[^:]{1,40}:\s")
 
@@ -184,10 +186,10 @@ class _List:
     link_items: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Links:
+class _Links(NamedTuple):
     """How much of an item's text is inside links: letters and digits inside, letters
-    outside (a count "(12)" or a separator "|" outside a link does not count)."""
+    outside (a count "(12)" or a separator "|" outside a link does not count). A named
+    tuple: made for every item of every list, at half the cost of a frozen dataclass."""
 
     inside: int
     outside: int
@@ -267,35 +269,31 @@ def _local(tag) -> str:
 
 def _find_lists(blocks: list[Block]) -> list[_List]:
     """The lists of the page with their own blocks by item, their first block, the lists
-    around them, whether they hold nested lists or tables. One ancestor walk per list or
+    around them, whether they hold nested lists or tables. One step up from each list or
     table, none per block."""
     lists: dict[Any, _List] = {}
-    parents: dict[Any, Any] = {}  # group element -> the list or table around it (or None)
+    #: group element -> the lists around it and itself (innermost first), and how many
+    #: lists and tables are around it
+    around: dict[Any, tuple[list[_List], int]] = {}
     #: group element -> its own list (None for a table)
     owners: dict[Any, _List | None] = {}
 
-    def parent_of(group):
-        if group not in parents:
-            parents[group] = next(group.iterancestors(*_GROUP_FULL_TAGS), None)  # tags matched in C
-        return parents[group]
-
     def chain_of(group) -> list[_List]:
-        groups = [group]
-        while (p := parent_of(groups[-1])) is not None:
-            groups.append(p)
-        chain, new = [], []
-        for depth, g in enumerate(groups):
+        path = []  # the group and the groups around it not seen yet, innermost first
+        g = group
+        while g is not None and g not in around:
+            path.append(g)
+            g = next(g.iterancestors(*_GROUP_FULL_TAGS), None)  # tags matched in C
+        chain, depth = around[g] if g is not None else ([], -1)
+        for g in reversed(path):
+            depth += 1
+            if chain:  # the lists further out were marked when this one was seen
+                chain[0].nested = True
             local = _local(g.tag)
-            if local not in LIST_TAGS:
-                continue
-            lst = lists.get(g)
-            if lst is None:
-                lst = lists[g] = _List(g, local, len(groups) - depth - 1)
-                new.append(lst)
-            lst.nested = lst.nested or depth > 0
-            chain.append(lst)
-        for lst in new:
-            lst.outer = chain[chain.index(lst) + 1:]
+            if local in LIST_TAGS:
+                lst = lists[g] = _List(g, local, depth, outer=chain)
+                chain = [lst, *chain]
+            around[g] = (chain, depth)
         return chain
 
     for i, block in enumerate(blocks):
@@ -712,11 +710,24 @@ def _trigger(clause: str, triggers: frozenset[str]) -> str:
 # --------------------------------------------------------------------------- sentences
 
 
+def _trailing_conjunction(text: str) -> re.Match | None:
+    """:data:`_TRAILING_CONJUNCTION` in ``text``, searched only when the text's last
+    characters (white space apart) could end it: ``,`` ``;`` or the end of a conjunction
+    (the search tries every position of the text)."""
+    end = text.rstrip()[-2:]
+    if not end or not (end[-1] in ",;" or not end.isascii() or end.lower() in _CONJUNCTION_ENDS):
+        return None
+    return _TRAILING_CONJUNCTION.search(text)
+
+
 def _finish(text: str, keep_colon: bool = False) -> str:
     """``text`` as a sentence: a trailing conjunction ("; and") is dropped, a final
     ``, ;`` (and ``:`` unless ``keep_colon``) becomes a full stop, a full stop is added
     unless it ends with ``. ? ! …`` (closing quotes and brackets allowed)."""
-    text = _TRAILING_CONJUNCTION.sub("", text.rstrip()).rstrip()
+    text = text.rstrip()
+    conjunction = _trailing_conjunction(text)
+    if conjunction is not None:
+        text = text[:conjunction.start()].rstrip()
     if not text or ends_sentence(text) or (keep_colon and text.endswith(":")):
         return text
     if text[-1] in _REPLACED_MARKS:
@@ -732,7 +743,7 @@ def _join_sentence(clause: str, items: list[str]) -> str:
     for k, item in enumerate(items):
         if k == last:
             parts.append(" " + _finish(item, keep_colon=True))
-        elif ends_sentence(item) or item[-1] in ",;" or _TRAILING_CONJUNCTION.search(item):
+        elif ends_sentence(item) or item[-1] in ",;" or _trailing_conjunction(item):
             parts.append(f" {item}")
         else:
             parts.append(f" {item},")
