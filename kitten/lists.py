@@ -277,13 +277,28 @@ def _find_lists(blocks: list[Block]) -> list[_List]:
     around: dict[Any, tuple[list[_List], int]] = {}
     #: group element -> its own list (None for a table)
     owners: dict[Any, _List | None] = {}
+    #: element -> the list or table around it (None: none); for the elements walked
+    #: through, so that the groups of one container share the walk above it
+    above: dict[Any, Any] = {}
+
+    def group_above(el):
+        walked = []
+        p = el.getparent()
+        while p is not None and p.tag not in _GROUP_FULL_TAGS and p not in above:
+            walked.append(p)
+            p = p.getparent()
+        if p is not None and p.tag not in _GROUP_FULL_TAGS:
+            p = above[p]
+        for e in walked:
+            above[e] = p
+        return p
 
     def chain_of(group) -> list[_List]:
         path = []  # the group and the groups around it not seen yet, innermost first
         g = group
         while g is not None and g not in around:
             path.append(g)
-            g = next(g.iterancestors(*_GROUP_FULL_TAGS), None)  # tags matched in C
+            g = group_above(g)
         chain, depth = around[g] if g is not None else ([], -1)
         for g in reversed(path):
             depth += 1
@@ -356,27 +371,27 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
     kept: list[tuple[Any, list[Block], list[int]]] = []  # (item, its blocks, their indices)
     decisions: list[tuple[tuple[Block, ...], str, bool]] = []
     n_bullets = 0
+    links, bullets, out = ctx.links, ctx.bullets, ctx.out
     for item, idx in items:
         item_blocks = ctx.current(idx)
         found = tuple(item_blocks)
         # 1. link items of link lists
-        counts = ctx.links.get(item)
-        if link_list and counts is not None and counts.only():
+        if link_list and (counts := links.get(item)) is not None and counts.only():
             text = _collapse(" ".join([b.text() for b in item_blocks]))
             if _fewer_words(text, config.link_item_words):
                 removed.append(text)
                 decisions.append((found, LINK_ITEM_REMOVED, False))
-                _put(ctx.out, idx, [])
+                _put(out, idx, [])
                 continue
         # 2. bullets
         bullet = False
-        if ctx.bullets is not None:
-            stripped = [_strip_bullet(b, ctx.bullets) for b in item_blocks]
-            if any(a is not b for a, b in zip(stripped, item_blocks)):
+        if bullets is not None:
+            stripped = [_strip_bullet(b, bullets) for b in item_blocks]
+            if stripped != item_blocks:  # Block equality: a bullet removed changes the inlines
                 n_bullets += 1
                 bullet = True
                 item_blocks = [b for b in stripped if b.inlines]
-                _put(ctx.out, idx, item_blocks)
+                _put(out, idx, item_blocks)
         decisions.append((found, "kept", bullet))
         kept.append((item, item_blocks, idx))
 
