@@ -46,13 +46,15 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
     splitter = Splitter(doc.lang, abbreviations(rules, doc.lang)) if config.split_sentences else None
     out: list[Sentence] = []
     joined = 0
+    drop_symbol_only, has_alnum, end_mark = config.drop_symbol_only, _HAS_ALNUM.search, _END_MARK.search
     for block in doc.blocks:
         inlines = block.inlines
         if BR not in inlines and block.kind != "preformatted":  # most blocks: one segment
             text = " ".join("".join(inlines).split())
-            if text and not (config.drop_symbol_only and not _HAS_ALNUM.search(text)):
-                if splitter is None or len(text) < 4 or not _END_MARK.search(text, 1, len(text) - 1):
-                    out.append(Sentence(punctuate(text), block, 0, len(text)))  # one sentence
+            if text and not (drop_symbol_only and not has_alnum(text)):
+                n = len(text)
+                if splitter is None or n < 4 or not end_mark(text, 1, n - 1):  # one sentence
+                    out.append(Sentence(text if text[-1] in _KEPT_END else punctuate(text), block, 0, n))
                 else:
                     _add(out, block, text, 0, splitter.split(text))
             continue
