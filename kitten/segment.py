@@ -329,7 +329,7 @@ def continues(before: str, after: str, words: frozenset[str]) -> bool:
 
 
 def last_word(text: str) -> str:
-    """The last word of ``text`` and the ``' ’ -`` around it: the group of
+    r"""The last word of ``text`` and the ``' ’ -`` around it: the group of
     ``re.search(r"([\w'’-]+)\W*$", text)`` ("" for none), found from the end (that
     search retries at every position of the line, each time to its end)."""
     end = len(text)
