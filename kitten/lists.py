@@ -269,8 +269,8 @@ def _local(tag) -> str:
 
 def _find_lists(blocks: list[Block]) -> list[_List]:
     """The lists of the page with their own blocks by item, their first block, the lists
-    around them, whether they hold nested lists or tables. One step up from each list or
-    table, none per block."""
+    around them, whether they hold nested lists or tables. Each element above a list or
+    table is walked through once, none per block."""
     lists: dict[Any, _List] = {}
     #: group element -> the lists around it and itself (innermost first), and how many
     #: lists and tables are around it
@@ -282,6 +282,7 @@ def _find_lists(blocks: list[Block]) -> list[_List]:
     above: dict[Any, Any] = {}
 
     def group_above(el):
+        """The list or table around ``el`` (None: none)."""
         walked = []
         p = el.getparent()
         while p is not None and p.tag not in _GROUP_FULL_TAGS and p not in above:
@@ -294,6 +295,8 @@ def _find_lists(blocks: list[Block]) -> list[_List]:
         return p
 
     def chain_of(group) -> list[_List]:
+        """The lists around ``group`` and itself, innermost first (made on first sight,
+        with their depth, the lists around them, and ``nested`` set on those around)."""
         path = []  # the group and the groups around it not seen yet, innermost first
         g = group
         while g is not None and g not in around:

@@ -224,7 +224,7 @@ class Splitter:
 
     def _no_end(self, text: str, dot: int) -> bool:
         """Is the full stop at ``dot`` part of an abbreviation, an initial, or an ordinal?"""
-        word = text[text.rfind(" ", 0, dot) + 1:dot].lstrip(_OPENERS)  # _last_word, inlined
+        word = _last_word(text, dot).lstrip(_OPENERS)
         if not word or word[-1] in _WORD_CLOSERS:
             return False  # "(6th ed.)." ends after the bracket
         if len(word) == 1 and word.isalpha():
@@ -324,14 +324,14 @@ def continues(before: str, after: str, words: frozenset[str]) -> bool:
     first = after[0]
     if first.islower() or first.isdigit():
         return True
-    word = last_word(before)
+    word = _end_word(before)
     return bool(word and word.lower() in words)
 
 
-def last_word(text: str) -> str:
-    r"""The last word of ``text`` and the ``' ’ -`` around it: the group of
-    ``re.search(r"([\w'’-]+)\W*$", text)`` ("" for none), found from the end (that
-    search retries at every position of the line, each time to its end)."""
+def _end_word(text: str) -> str:
+    r"""The word that ends ``text`` (symbols after it apart), with the ``' ’ -`` around
+    it: the group of ``re.search(r"([\w'’-]+)\W*$", text)`` ("" for none), found from
+    the end (that search retries at every position of the line, each time to its end)."""
     end = len(text)
     while end and not (text[end - 1].isalnum() or text[end - 1] == "_"):  # not \w
         end -= 1

@@ -76,21 +76,21 @@ def test_continuation_word_joins_a_capitalised_line() -> None:
         "Tickets are on sale at the Town Hall box office."]
 
 
-def test_last_word_is_the_word_end_search() -> None:
-    """``last_word`` (from the end of the line) finds what the search it replaces found:
+def test_end_word_is_the_word_end_search() -> None:
+    """``_end_word`` (from the end of the line) finds what the search it replaces found:
     every short text over letters, digits, ``_``, the marks ``' ’ -``, other symbols,
     white space and characters outside the BMP."""
     import itertools
     import re
 
-    from kitten.segment import last_word
+    from kitten.segment import _end_word
 
     word_end = re.compile(r"([\w'’-]+)\W*$")
     for n in range(6):
         for chars in itertools.product("a_9-’ .²\U0001d400", repeat=n):
             text = "".join(chars)
             m = word_end.search(text)
-            assert last_word(text) == (m.group(1) if m else ""), text
+            assert _end_word(text) == (m.group(1) if m else ""), text
 
 
 def test_segments_of_lines_are_the_collapsed_text() -> None:
