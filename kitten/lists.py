@@ -75,7 +75,7 @@ import re
 import statistics
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from lxml import etree
 
@@ -124,6 +124,8 @@ _REPLACED_MARKS = frozenset(",;:")
 # "...; and", "..., or", "... and;" at the end of an item (English and French)
 _TRAILING_CONJUNCTION = re.compile(
     r"(?:[,;]\s*(?:and|or|and/or|et|ou)|\b(?:and|or|and/or|et|ou)\s*[,;])\s*$", re.I)
+# the last two letters of the conjunctions of _TRAILING_CONJUNCTION, lower-cased
+_CONJUNCTION_ENDS = frozenset({"nd", "or", "et", "ou"})
 # an item that is a label and its explanation: "Need: you absolutely need it"
 _LABEL = re.compile(r"[^:]{1,40}:\s")
 
@@ -184,10 +186,10 @@ class _List:
     link_items: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Links:
+class _Links(NamedTuple):
     """How much of an item's text is inside links: letters and digits inside, letters
-    outside (a count "(12)" or a separator "|" outside a link does not count)."""
+    outside (a count "(12)" or a separator "|" outside a link does not count). A named
+    tuple: made for every item of every list, at half the cost of a frozen dataclass."""
 
     inside: int
     outside: int
@@ -224,8 +226,12 @@ def read_lists(doc: Document, config: ListsConfig, log: PageLog, rules: str = ""
         readings.append(reading)
         _log(reading, log)
     new_blocks: list[Block] = []
-    for i, block in enumerate(blocks):
-        new_blocks.extend(out.get(i, (block,)))
+    kept_from = 0  # blocks from there to the next rewritten one are kept as they are
+    for i in sorted(out):
+        new_blocks += blocks[kept_from:i]
+        new_blocks += out[i]
+        kept_from = i + 1
+    new_blocks += blocks[kept_from:]
     return dataclasses.replace(doc, blocks=new_blocks, lists=readings)
 
 
@@ -246,8 +252,10 @@ class _Context:
     rules: str
     locate: Locators
 
-    def current(self, i: int) -> list[Block]:
-        return self.out.get(i, [self.blocks[i]])
+    def current(self, idx: list[int]) -> list[Block]:
+        """The blocks now in the places ``idx`` (rewritten or not)."""
+        out, blocks = self.out, self.blocks
+        return [b for i in idx for b in (out[i] if i in out else (blocks[i],))]
 
 
 # --------------------------------------------------------------------------- finding lists
@@ -261,47 +269,62 @@ def _local(tag) -> str:
 
 def _find_lists(blocks: list[Block]) -> list[_List]:
     """The lists of the page with their own blocks by item, their first block, the lists
-    around them, whether they hold nested lists or tables. One ancestor walk per list or
-    table, none per block."""
+    around them, whether they hold nested lists or tables. Each element above a list or
+    table is walked through once, none per block."""
     lists: dict[Any, _List] = {}
-    parents: dict[Any, Any] = {}  # group element -> the list or table around it (or None)
-    chains: dict[Any, list[_List]] = {}  # group element -> the lists around it and itself
+    #: group element -> the lists around it and itself (innermost first), and how many
+    #: lists and tables are around it
+    around: dict[Any, tuple[list[_List], int]] = {}
+    #: group element -> its own list (None for a table)
+    owners: dict[Any, _List | None] = {}
+    #: element -> the list or table around it (None: none); for the elements walked
+    #: through, so that the groups of one container share the walk above it
+    above: dict[Any, Any] = {}
 
-    def parent_of(group):
-        if group not in parents:
-            parents[group] = next(group.iterancestors(*_GROUP_FULL_TAGS), None)  # tags matched in C
-        return parents[group]
+    def group_above(el):
+        """The list or table around ``el`` (None: none)."""
+        walked = []
+        p = el.getparent()
+        while p is not None and p.tag not in _GROUP_FULL_TAGS and p not in above:
+            walked.append(p)
+            p = p.getparent()
+        if p is not None and p.tag not in _GROUP_FULL_TAGS:
+            p = above[p]
+        for e in walked:
+            above[e] = p
+        return p
 
     def chain_of(group) -> list[_List]:
-        groups = [group]
-        while (p := parent_of(groups[-1])) is not None:
-            groups.append(p)
-        chain, new = [], []
-        for depth, g in enumerate(groups):
+        """The lists around ``group`` and itself, innermost first (made on first sight,
+        with their depth, the lists around them, and ``nested`` set on those around)."""
+        path = []  # the group and the groups around it not seen yet, innermost first
+        g = group
+        while g is not None and g not in around:
+            path.append(g)
+            g = group_above(g)
+        chain, depth = around[g] if g is not None else ([], -1)
+        for g in reversed(path):
+            depth += 1
+            if chain:  # the lists further out were marked when this one was seen
+                chain[0].nested = True
             local = _local(g.tag)
-            if local not in LIST_TAGS:
-                continue
-            lst = lists.get(g)
-            if lst is None:
-                lst = lists[g] = _List(g, local, len(groups) - depth - 1)
-                new.append(lst)
-            lst.nested = lst.nested or depth > 0
-            chain.append(lst)
-        for lst in new:
-            lst.outer = chain[chain.index(lst) + 1:]
+            if local in LIST_TAGS:
+                lst = lists[g] = _List(g, local, depth, outer=chain)
+                chain = [lst, *chain]
+            around[g] = (chain, depth)
         return chain
 
     for i, block in enumerate(blocks):
         group = block.group
         if group is None or block.source is None:
             continue
-        chain = chains.get(group)
-        if chain is None:
-            chain = chains[group] = chain_of(group)
-        for lst in chain:
-            if lst.start < 0:
-                lst.start = i
-        own = lists.get(group)
+        if group in owners:
+            own = owners[group]
+        else:  # the group's first block: the first of the lists around it that have none yet
+            for lst in chain_of(group):
+                if lst.start < 0:
+                    lst.start = i
+            own = owners[group] = lists.get(group)
         if own is not None:
             own.items.setdefault(item_of(block.source, group), []).append(i)
     return [lst for lst in lists.values() if lst.start >= 0]
@@ -342,34 +365,36 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
     """Apply the rules to one list: edits ``ctx.out``/``ctx.consumed`` for its blocks
     (and its clause's block), returns its reading."""
     config, consumed = ctx.config, ctx.consumed
-    items = [(item, [i for i in idx if i not in consumed]) for item, idx in lst.items.items()]
-    items = [(item, idx) for item, idx in items if idx]
+    items = list(lst.items.items())  # (item, indices of its blocks not yet rewritten)
+    if consumed:
+        items = [(item, [i for i in idx if i not in consumed]) for item, idx in items]
+        items = [(item, idx) for item, idx in items if idx]
     link_list = bool(lst.link_items) and lst.link_items >= config.link_list_share * lst.all_items
     removed: list[str] = []
     kept: list[tuple[Any, list[Block], list[int]]] = []  # (item, its blocks, their indices)
     decisions: list[tuple[tuple[Block, ...], str, bool]] = []
     n_bullets = 0
+    links, bullets, out = ctx.links, ctx.bullets, ctx.out
     for item, idx in items:
-        item_blocks = [b for i in idx for b in ctx.current(i)]
+        item_blocks = ctx.current(idx)
         found = tuple(item_blocks)
         # 1. link items of link lists
-        counts = ctx.links.get(item)
-        if link_list and counts is not None and counts.only():
-            text = _collapse(" ".join(b.text() for b in item_blocks))
+        if link_list and (counts := links.get(item)) is not None and counts.only():
+            text = _collapse(" ".join([b.text() for b in item_blocks]))
             if _fewer_words(text, config.link_item_words):
                 removed.append(text)
                 decisions.append((found, LINK_ITEM_REMOVED, False))
-                _put(ctx.out, idx, [])
+                _put(out, idx, [])
                 continue
         # 2. bullets
         bullet = False
-        if ctx.bullets is not None:
-            stripped = [_strip_bullet(b, ctx.bullets) for b in item_blocks]
-            if any(a is not b for a, b in zip(stripped, item_blocks)):
+        if bullets is not None:
+            stripped = [_strip_bullet(b, bullets) for b in item_blocks]
+            if stripped != item_blocks:  # Block equality: a bullet removed changes the inlines
                 n_bullets += 1
                 bullet = True
                 item_blocks = [b for b in stripped if b.inlines]
-                _put(ctx.out, idx, item_blocks)
+                _put(out, idx, item_blocks)
         decisions.append((found, "kept", bullet))
         kept.append((item, item_blocks, idx))
 
@@ -632,7 +657,7 @@ def _clause_before(start: int, ctx: _Context) -> tuple[int, list[Block], str] | 
     p = start - 1
     if p < 0 or p in ctx.consumed:
         return None
-    current = ctx.current(p)
+    current = ctx.current([p])
     if len(current) != 1:
         return None
     block = current[0]
@@ -703,11 +728,24 @@ def _trigger(clause: str, triggers: frozenset[str]) -> str:
 # --------------------------------------------------------------------------- sentences
 
 
+def _trailing_conjunction(text: str) -> re.Match | None:
+    """:data:`_TRAILING_CONJUNCTION` in ``text``, searched only when the text's last
+    characters (white space apart) could end it: ``,`` ``;`` or the end of a conjunction
+    (the search tries every position of the text)."""
+    end = text.rstrip()[-2:]
+    if not end or not (end[-1] in ",;" or not end.isascii() or end.lower() in _CONJUNCTION_ENDS):
+        return None
+    return _TRAILING_CONJUNCTION.search(text)
+
+
 def _finish(text: str, keep_colon: bool = False) -> str:
     """``text`` as a sentence: a trailing conjunction ("; and") is dropped, a final
     ``, ;`` (and ``:`` unless ``keep_colon``) becomes a full stop, a full stop is added
     unless it ends with ``. ? ! …`` (closing quotes and brackets allowed)."""
-    text = _TRAILING_CONJUNCTION.sub("", text.rstrip()).rstrip()
+    text = text.rstrip()
+    conjunction = _trailing_conjunction(text)
+    if conjunction is not None:
+        text = text[:conjunction.start()].rstrip()
     if not text or ends_sentence(text) or (keep_colon and text.endswith(":")):
         return text
     if text[-1] in _REPLACED_MARKS:
@@ -723,7 +761,7 @@ def _join_sentence(clause: str, items: list[str]) -> str:
     for k, item in enumerate(items):
         if k == last:
             parts.append(" " + _finish(item, keep_colon=True))
-        elif ends_sentence(item) or item[-1] in ",;" or _TRAILING_CONJUNCTION.search(item):
+        elif ends_sentence(item) or item[-1] in ",;" or _trailing_conjunction(item):
             parts.append(f" {item}")
         else:
             parts.append(f" {item},")

@@ -36,7 +36,8 @@ from kitten.resources import rules_dir, word_list
 _FINAL = frozenset(".?!…‽‼⁇⁈⁉。！？｡．।॥؟۔።፧፨။។៕։;")
 #: closing quotes and brackets that may follow it
 _CLOSERS = frozenset("\"'”’»)]}›」』）】〕〉》〗〙〛］｝")
-_WORD_END = re.compile(r"([\w'’-]+)\W*$")
+#: characters of a word (``[\w'’-]``) that are not ``\w`` characters
+_WORD_MARKS = "'’-"
 _HAS_ALNUM = re.compile(r"\w")
 def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "") -> list[Sentence]:
     """The sentences of ``doc``, in document order (``rules``: the rules folder, default
@@ -45,54 +46,64 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
     splitter = Splitter(doc.lang, abbreviations(rules, doc.lang)) if config.split_sentences else None
     out: list[Sentence] = []
     joined = 0
+    drop_symbol_only, has_alnum, end_mark = config.drop_symbol_only, _HAS_ALNUM.search, _END_MARK.search
     for block in doc.blocks:
         inlines = block.inlines
         if BR not in inlines and block.kind != "preformatted":  # most blocks: one segment
             text = " ".join("".join(inlines).split())
-            if text and not (config.drop_symbol_only and not _HAS_ALNUM.search(text)):
-                if splitter is None or len(text) < 4 or not _END_MARK.search(text, 1, len(text) - 1):
-                    out.append(Sentence(punctuate(text), block, 0, len(text)))  # one sentence
+            if text and not (drop_symbol_only and not has_alnum(text)):
+                n = len(text)
+                if splitter is None or n < 4 or not end_mark(text, 1, n - 1):  # one sentence
+                    out.append(Sentence(text if text[-1] in _KEPT_END else punctuate(text), block, 0, n))
                 else:
-                    _add(out, block, text, 0, splitter)
+                    _add(out, block, text, 0, splitter.split(text))
             continue
-        if block.kind == "preformatted":
-            lines = [(line, 2) for line in block.text().split("\n")]
-        else:
-            lines = _lines(block)
-        collapsed = " ".join(block.text().split())
-        cursor = 0
-        for text, n_joined in _segments(lines, words, config.join_br):
-            joined += n_joined  # text is already stripped, white space collapsed
-            if config.drop_symbol_only and not _HAS_ALNUM.search(text):
-                continue
-            at = collapsed.find(text, cursor)
-            if at >= 0:
-                cursor = at + len(text)
-            if block.kind == "preformatted":
-                # a line of preformatted text (code, a poem, a mail) is kept as written, no
-                # full stop added, but split where two sentences share it
-                spans = splitter.spans(text) if splitter is not None else [(0, len(text))]
-                for a, b in spans:
-                    out.append(Sentence(text[a:b], block, *((at + a, at + b) if at >= 0 else (None, None))))
-            else:
-                _add(out, block, text, at if at >= 0 else None, splitter)
+        joined += _add_lines(out, block, words, config, splitter)
     if joined:
         log.add("segment", "br-joined", f"{joined} line breaks inside clauses joined")
     return out
 
 
-def _add(out: list[Sentence], block: Block, text: str, offset: int | None, splitter: "Splitter | None") -> None:
-    """The sentences of one segment ``text`` (white space collapsed) that starts at
-    ``offset`` in its block's collapsed text."""
-    if splitter is None:
-        out.append(Sentence(punctuate(text), block, offset, None if offset is None else offset + len(text)))
-        return
-    for start, end in splitter.spans(text):
+def _add_lines(out: list[Sentence], block: Block, words: frozenset[str], config: SegmentConfig,
+               splitter: "Splitter | None") -> int:
+    """The sentences of a block with line breaks, or preformatted (its lines kept as
+    written, no full stop added, but split where two sentences share one); returns how
+    many single ``<br>`` were joined inside clauses."""
+    if block.kind == "preformatted":
+        lines = [(line, 2) for line in block.text().split("\n")]
+    else:
+        lines = _lines(block)
+    segments = list(_segments(lines, words, config.join_br))  # stripped, white space collapsed
+    # the block's text with its white space collapsed: its lines' words, one space apart
+    collapsed = " ".join([text for text, _ in segments])
+    cursor = 0
+    for text, _ in segments:
+        if config.drop_symbol_only and not _HAS_ALNUM.search(text):
+            continue
+        at = collapsed.find(text, cursor)
+        if at >= 0:
+            cursor = at + len(text)
+        spans = splitter.spans(text) if splitter is not None else [(0, len(text))]
+        if block.kind != "preformatted":
+            _add(out, block, text, at if at >= 0 else None, spans)
+            continue
+        for a, b in spans:
+            out.append(Sentence(text[a:b], block, *((at + a, at + b) if at >= 0 else (None, None))))
+    return sum(n for _, n in segments)
+
+
+def _add(out: list[Sentence], block: Block, text: str, offset: int | None,
+         spans: list[tuple[int, int]]) -> None:
+    """The sentences ``spans`` (:meth:`Splitter.spans`) of one segment ``text`` (white
+    space collapsed) that starts at ``offset`` in its block's collapsed text."""
+    for start, end in spans:
         piece = text[start:end]
+        if piece[-1] not in _KEPT_END:  # most sentences end with their mark: no call
+            piece = punctuate(piece)
         if offset is None:
-            out.append(Sentence(punctuate(piece), block))
+            out.append(Sentence(piece, block))
         else:
-            out.append(Sentence(punctuate(piece), block, offset + start, offset + end))
+            out.append(Sentence(piece, block, offset + start, offset + end))
 
 
 #: languages that write ordinal numbers with a full stop ("am 3. Oktober"): a number
@@ -174,22 +185,25 @@ class Splitter:
         # followed by a space and a word
         if len(text) < 4 or not _END_MARK.search(text, 1, len(text) - 1):
             return [(0, len(text))]
+        return self.split(text)
+
+    def split(self, text: str) -> list[tuple[int, int]]:
+        """:meth:`spans` of a text with an end mark before its last character."""
         out = []
         start = 0
         marks = _Marks() if _MARKS.search(text) else None
         for m in _candidates(text, 1):
-            end = m.end()
-            mark = m.group()
-            following = m.group(1)  # the first letter or digit after (None after CJK marks)
+            at, end = m.span()
+            mark, following = m.group(0, 1)  # following: the first letter or digit after (None after CJK marks)
             if following is None:
                 if mark[-1] in "」』）":
                     continue  # 「行こう。」と言った。: the sentence goes on after the quotation
             else:
                 if following.islower() and not self._ends_before_lower(text, m):
                     continue  # "... the positions. the party ...", not "approx. the same"
-                if mark[0] == "." and not mark.startswith("..") and self._no_end(text, m.start()):
+                if mark[0] == "." and not mark.startswith("..") and self._no_end(text, at):
                     continue
-            if _ENUMERATOR.fullmatch(text, start, m.start()):
+            if _ENUMERATOR.fullmatch(text, start, at):
                 continue  # "5. Hemolysis", "IV. Results": a number, not a sentence
             if marks is not None and marks.inside(text, end):
                 continue  # '"I went home. Then I slept." He nodded.': one sentence for a reader
@@ -257,7 +271,7 @@ class _Marks:
         self.pos = at
         if self.straight and text.find('"', at) >= 0:
             return True
-        return any(text.find(c, at) >= 0 for o in stack for c in _OPEN_MARKS[o])
+        return bool(stack) and any(text.find(c, at) >= 0 for o in stack for c in _OPEN_MARKS[o])
 
 
 def _lines(block: Block) -> list[tuple[str, int]]:
@@ -310,8 +324,29 @@ def continues(before: str, after: str, words: frozenset[str]) -> bool:
     first = after[0]
     if first.islower() or first.isdigit():
         return True
-    m = _WORD_END.search(before)
-    return bool(m and m.group(1).lower() in words)
+    word = _end_word(before)
+    return bool(word and word.lower() in words)
+
+
+def _end_word(text: str) -> str:
+    r"""The word that ends ``text`` (symbols after it apart), with the ``' ’ -`` around
+    it: the group of ``re.search(r"([\w'’-]+)\W*$", text)`` ("" for none), found from
+    the end (that search retries at every position of the line, each time to its end)."""
+    end = len(text)
+    while end and not (text[end - 1].isalnum() or text[end - 1] == "_"):  # not \w
+        end -= 1
+    if not end:  # no \w at all: the first run of word marks
+        start = 0
+        while start < len(text) and text[start] not in _WORD_MARKS:
+            start += 1
+        end = start
+    else:
+        start = end - 1
+        while start and (text[start - 1].isalnum() or text[start - 1] in _WORD_MARKS or text[start - 1] == "_"):
+            start -= 1
+    while end < len(text) and text[end] in _WORD_MARKS:
+        end += 1
+    return text[start:end]
 
 
 def ends_sentence(text: str) -> bool:

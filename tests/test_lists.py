@@ -132,6 +132,16 @@ def test_letter_counts_are_those_of_the_character_classes(text: str) -> None:
     assert lists._count(text, lists._NOT_ALNUM_RUN, lists._NOT_ALNUM_ASCII) == len(lists._ALNUM.findall(text))
 
 
+@pytest.mark.parametrize("text", ["", ",", "a, and", "x; OR ", "bread and;", "tea, et/ou", "X, ou\n", "Land",
+                                  "one, and/or", "end ;\u2028", "a, an\u212a", "o, ı", "\xa0,", "x, ｏｒ", "gold"])
+def test_trailing_conjunction_is_the_search(text: str) -> None:
+    # the quick test on the last characters never misses what the search finds
+    assert bool(lists._trailing_conjunction(text)) == bool(lists._TRAILING_CONJUNCTION.search(text))
+    for c in map(chr, range(0x3000)):
+        for t in (text + c, ", o" + c, c + "nd;"):
+            assert bool(lists._trailing_conjunction(t)) == bool(lists._TRAILING_CONJUNCTION.search(t)), t
+
+
 def test_the_c_link_letters_are_the_walks() -> None:
     """``link_letters`` (C, ``kitten/_links.c``) counts as ``walk_link_letters`` (Python) on
     every element of made-up edge cases and of real pages."""

@@ -76,6 +76,45 @@ def test_continuation_word_joins_a_capitalised_line() -> None:
         "Tickets are on sale at the Town Hall box office."]
 
 
+def test_end_word_is_the_word_end_search() -> None:
+    """``_end_word`` (from the end of the line) finds what the search it replaces found:
+    every short text over letters, digits, ``_``, the marks ``' ’ -``, other symbols,
+    white space and characters outside the BMP."""
+    import itertools
+    import re
+
+    from kitten.segment import _end_word
+
+    word_end = re.compile(r"([\w'’-]+)\W*$")
+    for n in range(6):
+        for chars in itertools.product("a_9-’ .²\U0001d400", repeat=n):
+            text = "".join(chars)
+            m = word_end.search(text)
+            assert _end_word(text) == (m.group(1) if m else ""), text
+
+
+def test_segments_of_lines_are_the_collapsed_text() -> None:
+    """The segments of a block with line breaks, one space apart, are its text with the
+    white space collapsed (the segment step finds each segment's offset in that join)."""
+    import random
+
+    from kitten.document import BR, Block
+    from kitten.segment import _lines, _segments, word_list
+
+    words = word_list("", "en", "continuation.txt")
+    pieces = ["a", "the", "Word", "x.", " ", "  ", "\n", "\t", "\x1c", "\u2028", "\xa0", "|", "b c ", " of"]
+    rng = random.Random(7)
+    for _ in range(3000):
+        inlines = [BR if rng.random() < 0.3 else "".join(rng.choices(pieces, k=rng.randint(0, 3)))
+                   for _ in range(rng.randint(0, 8))]
+        block = Block("paragraph", "p", None, inlines)
+        for join_br in (True, False):
+            segments = [text for text, _ in _segments(_lines(block), words, join_br)]
+            assert " ".join(segments) == " ".join(block.text().split()), inlines
+        pre = [(line, 2) for line in block.text().split("\n")]
+        assert " ".join(t for t, _ in _segments(pre, words, True)) == " ".join(block.text().split())
+
+
 def test_br_joining_can_be_turned_off() -> None:
     config = Config(segment=SegmentConfig(join_br=False))
     assert lines("<p>a sentence cut<br>in two</p>", config) == ["a sentence cut.", "in two."]
