@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import io
 import json
 import os
 import sys
@@ -242,8 +243,10 @@ class JsonlSink:
         final = self.target / _shard_name(self.shard) if self.shard_size else self.target
         fd, self.tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=final.parent)
         raw = os.fdopen(fd, "wb")
-        self.fh = gzip.open(raw, "wt", encoding="utf-8", compresslevel=3) if final.name.endswith(".gz") else \
-            open(raw.fileno(), "w", encoding="utf-8", closefd=False)
+        # mtime 0 in the gzip header: the same pages give the same shard, byte for byte
+        # (a shard rewritten by a resumed batch included)
+        self.fh = io.TextIOWrapper(gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=3, mtime=0), encoding="utf-8") \
+            if final.name.endswith(".gz") else open(raw.fileno(), "w", encoding="utf-8", closefd=False)
         self._raw = raw
         self.final = final
         self.first_id = first
