@@ -772,3 +772,27 @@ def test_content_family_in_c_is_that_of_python() -> None:
     in_python: list[list[str]] = [[] for _ in facts]
     features._content_counts(in_python, facts, stop, names, R, C)
     assert in_c == in_python
+
+
+def test_feature_sums_in_c_are_numpys_to_the_last_bit(monkeypatch) -> None:
+    """``_facts.feature_sums`` (C) gives the sums numpy's ``add.reduceat`` gives
+    (``Scorer.sums``), bit for bit: lists of every length (pairwise summation's three
+    cases), unknown and repeated features, empty lists."""
+    import random
+
+    import numpy as np
+
+    from kitten.boilerplate import crf
+    from kitten.boilerplate.crf import model_path
+
+    pytest.importorskip("pycrfsuite")
+    if crf._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    scorer = load_model(str(model_path())).get_scorer()
+    rnd = random.Random(0)
+    known = sorted(scorer.index)
+    own = [[rnd.choice(known) if rnd.random() < 0.9 else f"unknown.{rnd.randint(0, 9)}" for _ in range(n)]
+           for n in [0, 1, 7, 8, 9, 16, 17, 128, 129, 300, 1000] + [rnd.randint(0, 400) for _ in range(200)]]
+    in_c = scorer.sums(own)
+    monkeypatch.setattr(crf, "_facts", None)
+    assert np.array_equal(scorer.sums(own), in_c)

@@ -22,9 +22,18 @@
  * operation): appended to each block's list of ``own``. ``names``: the tuple of name
  * lists of CONTENT_NAMES' prefixes, in order; ``ratios``, ``counts``: the thresholds
  * with -inf first (``_below``); a value's name is names[bisect_right(below, v) - 1].
+ *
+ * feature_sums(own, index, weights, out): each block's sum of the weight rows of its
+ * features (``Scorer.sums`` in crf.py, whose numpy fallback it replaces): out[i] =
+ * weights[0] + the rows index[f] (0 for a feature not in ``index``) of own[i]'s
+ * features, added in the order numpy's ``add.reduceat`` adds them (its pairwise
+ * summation, :c:func:`pairwise`), so the sums are the same to the last bit.
+ * ``weights``, ``out``: C-contiguous float64 buffers of as many columns; ``out`` has a
+ * row per block.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
 static PyObject *SPACE;  /* " " */
 
@@ -349,6 +358,123 @@ error:
     return NULL;
 }
 
+/* numpy's pairwise summation (DOUBLE_pairwise_sum of numpy/_core/src/umath/loops_utils.h.src)
+   of column ``col`` of the rows ``ids[0..n)`` of ``w`` (``cols`` columns) */
+static double
+pairwise(const double *w, Py_ssize_t cols, const Py_ssize_t *ids, Py_ssize_t n, Py_ssize_t col)
+{
+    if (n < 8) {
+        double res = 0.;
+        for (Py_ssize_t i = 0; i < n; i++)
+            res += w[ids[i] * cols + col];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8], res;
+        Py_ssize_t i;
+        for (int j = 0; j < 8; j++)
+            r[j] = w[ids[j] * cols + col];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++)
+                r[j] += w[ids[i + j] * cols + col];
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            res += w[ids[i] * cols + col];
+        return res;
+    }
+    Py_ssize_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise(w, cols, ids, n2, col) + pairwise(w, cols, ids + n2, n - n2, col);
+}
+
+/* a C-contiguous 2-D float64 buffer of ``obj`` (writable with ``writable``), or -1 */
+static int
+matrix(PyObject *obj, Py_buffer *view, int writable)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    if (view->ndim != 2 || view->itemsize != sizeof(double) || view->format == NULL || strcmp(view->format, "d")) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_TypeError, "expected a C-contiguous 2-D float64 array");
+        return -1;
+    }
+    return 0;
+}
+
+/* the weight rows of the features of ``feats`` (a list of str) into ``ids``: 0 for a
+   feature not in ``index`` or a row out of range; -1 on an error */
+static int
+rows_of(PyObject *feats, PyObject *index, Py_ssize_t n_rows, Py_ssize_t *ids)
+{
+    Py_ssize_t n = PyList_GET_SIZE(feats);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *row = PyDict_GetItemWithError(index, PyList_GET_ITEM(feats, k));
+        Py_ssize_t r = 0;
+        if (row != NULL) {
+            r = PyLong_AsSsize_t(row);
+            if (r == -1 && PyErr_Occurred())
+                return -1;
+            if (r < 0 || r >= n_rows) {
+                PyErr_SetString(PyExc_ValueError, "a feature's row is outside the weights");
+                return -1;
+            }
+        } else if (PyErr_Occurred())
+            return -1;
+        ids[k] = r;
+    }
+    return 0;
+}
+
+static PyObject *
+feature_sums(PyObject *self, PyObject *args)
+{
+    PyObject *own, *index, *weights_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "O!O!OO", &PyList_Type, &own, &PyDict_Type, &index, &weights_obj, &out_obj))
+        return NULL;
+    Py_buffer wv, ov;
+    if (matrix(weights_obj, &wv, 0) < 0)
+        return NULL;
+    if (matrix(out_obj, &ov, 1) < 0) {
+        PyBuffer_Release(&wv);
+        return NULL;
+    }
+    Py_ssize_t m = PyList_GET_SIZE(own), cols = wv.shape[1], n_rows = wv.shape[0];
+    const double *w = wv.buf;
+    double *o = ov.buf;
+    Py_ssize_t *ids = NULL, cap = 0;
+    PyObject *result = NULL;
+    if (ov.shape[0] != m || ov.shape[1] != cols || n_rows < 1) {
+        PyErr_SetString(PyExc_ValueError, "out must have a row per block and the weights' columns");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *feats = PyList_GET_ITEM(own, i);
+        if (!PyList_Check(feats)) {
+            PyErr_SetString(PyExc_TypeError, "own must hold lists");
+            goto done;
+        }
+        Py_ssize_t n = PyList_GET_SIZE(feats);
+        if (n > cap) {
+            PyMem_Free(ids);
+            cap = 2 * n;
+            if ((ids = PyMem_New(Py_ssize_t, cap)) == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+        if (rows_of(feats, index, n_rows, ids) < 0)
+            goto done;
+        for (Py_ssize_t c = 0; c < cols; c++)  /* reduceat: the first row (0), plus the rest */
+            o[i * cols + c] = w[c] + pairwise(w, cols, ids, n, c);
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(ids);
+    PyBuffer_Release(&wv);
+    PyBuffer_Release(&ov);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
      "text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum, "
@@ -356,6 +482,9 @@ static PyMethodDef methods[] = {
     {"content", content, METH_VARARGS,
      "content(own, facts, stop, names, ratios, counts, end_stop): the content family up to end.*, "
      "see kitten/boilerplate/features.py"},
+    {"feature_sums", feature_sums, METH_VARARGS,
+     "feature_sums(own, index, weights, out): each block's sum of its features' weight rows, "
+     "as numpy's add.reduceat adds them, see Scorer.sums in kitten/boilerplate/crf.py"},
     {NULL, NULL, 0, NULL},
 };
 
