@@ -735,7 +735,7 @@ def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
     if features._facts is None:
         pytest.skip("kitten.boilerplate._facts is not built")
     rnd = random.Random(0)
-    alphabet = "aAzZ09 .,;:!?\"'()[]«»“”‘’ǅǄǆİıΣσςß²½Ⅻ١𝟘中の\u00a0\u2003\u3000\t\nÉé-_/@"
+    alphabet = "aAzZ09 .,;:!?\"'()[]«»“”‘’ǅǄǆİıΣσςß²½Ⅻ١𝟘中の。！？｡ไ\u00a0\u2003\u3000\t\nÉé-_/@"
     texts = ["Ünïcödé Straße 12", "Ǆemal ǅ ǆ İstanbul ², ١٢٣ Ⅻ", "中文，日本語のテキスト 2024年", "plain ASCII 42", "",
              "  \n\t ", "Ελληνικά ΚΕΦΑΛΑΙΑ 𝟘𝟙 — «quotes»", "“Hello,” she said. (OK) ''", "ǅA Aǅ ÀB 1½ ⅷ ΣΑΣ ﬁ İİ"]
     texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 30))) for _ in range(3000)]

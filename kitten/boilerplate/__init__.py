@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kitten.boilerplate.crf import load_model, model_path
-from kitten.boilerplate.features import COMMENTS, own_features, prose_region, word_count
+from kitten.boilerplate.features import COMMENTS, own_features_and_words, prose_region, word_count
 from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig, TablesConfig
 from kitten.document import Block, Document, Locators
@@ -138,7 +138,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
     units, owner = crf_units(doc.blocks, model.settings.units)
-    own = own_features(units, model.settings, doc.lang, rules)
+    own, words = own_features_and_words(units, model.settings, doc.lang, rules)
     marginals = model.marginals_own(own)
     names = model.labels
     other = names.index("other")
@@ -150,7 +150,6 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         probs.append(p)
         labels.append(names[max(content, key=row.__getitem__)] if p >= config.keep_threshold else "other")
     texts = [u.text() for u in units]
-    words = [word_count(t) for t in texts]
     prose = [_sentence_words(t, n) for t, n in zip(texts, words)]
     labels = _with_sibling_prose(units, labels, prose, words, probs)
     cues = _teaser_cues(rules)

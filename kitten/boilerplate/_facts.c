@@ -1,7 +1,7 @@
 /* The per-block text facts of the boilerplate gate's features, in C.
  *
  * text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum,
- *                            upper_initial, all_upper, with_digit)
+ *                            upper_initial, all_upper, with_digit, words, sentences)
  *
  * The same values as kitten/boilerplate/features.py's Python fallback
  * (``_python_text_facts``), operation for operation:
@@ -13,6 +13,11 @@
  *            str.isdigit, str.isupper, str.isalnum is true
  *   upper_initial, all_upper, with_digit: the tokens whose first character is
  *            upper-case, that are upper-case (str.isupper), that hold a digit
+ *   words    len(toks) + unspaced // 2 (unspaced: the characters of the ranges of
+ *            _UNSPACED, scripts written without spaces)
+ *   sentences  0 without words, else max(1, text.count(". ") + text.count("! ")
+ *            + text.count("? ") + (text[-1] in ".!?") + the full stops of _FULL_STOPS
+ *            when unspaced)
  * Characters are classified with the macros str's own methods use (Py_UNICODE_ISALPHA
  * ...), so the figures cannot differ from the Python loop's.
  *
@@ -75,19 +80,50 @@ in_set(PyObject *chars, Py_UCS4 ch)
     return PyUnicode_FindChar(chars, ch, 0, PyUnicode_GET_LENGTH(chars), 1) >= 0;
 }
 
-/* s.strip(chars): a new reference */
-static PyObject *
-strip(PyObject *s, PyObject *chars)
+/* is ``ch`` of a script written without spaces (the ranges of _UNSPACED in features.py)? */
+static int
+is_unspaced(Py_UCS4 ch)
 {
+    return (ch >= 0x0E00 && ch <= 0x0EFF) || (ch >= 0x1000 && ch <= 0x109F) || (ch >= 0x1780 && ch <= 0x17FF)
+        || (ch >= 0x3040 && ch <= 0x30FF) || (ch >= 0x3400 && ch <= 0x4DBF) || (ch >= 0x4E00 && ch <= 0x9FFF)
+        || (ch >= 0xF900 && ch <= 0xFAFF);
+}
+
+/* [t.strip(chars) for t in s.split()]: each white-space token of ``s`` with the
+   characters of ``chars`` stripped from its ends (empty ones kept), one substring each */
+static PyObject *
+stripped_tokens(PyObject *s, PyObject *chars)
+{
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     int kind = PyUnicode_KIND(s);
     const void *data = PyUnicode_DATA(s);
-    Py_ssize_t i = 0, j = n;
-    while (i < j && in_set(chars, PyUnicode_READ(kind, data, i)))
-        i++;
-    while (j > i && in_set(chars, PyUnicode_READ(kind, data, j - 1)))
-        j--;
-    return PyUnicode_Substring(s, i, j);
+    Py_ssize_t k = 0;
+    while (k < n) {
+        while (k < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, k)))
+            k++;
+        if (k == n)
+            break;
+        Py_ssize_t end = k;
+        while (end < n && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end)))
+            end++;
+        Py_ssize_t i = k, j = end;
+        while (i < j && in_set(chars, PyUnicode_READ(kind, data, i)))
+            i++;
+        while (j > i && in_set(chars, PyUnicode_READ(kind, data, j - 1)))
+            j--;
+        PyObject *t = PyUnicode_Substring(s, i, j);
+        if (t == NULL || PyList_Append(out, t) < 0) {
+            Py_XDECREF(t);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(t);
+        k = end;
+    }
+    return out;
 }
 
 static PyObject *
@@ -96,7 +132,7 @@ text_facts(PyObject *self, PyObject *args)
     PyObject *raw, *chars;
     if (!PyArg_ParseTuple(args, "UU", &raw, &chars))
         return NULL;
-    PyObject *toks = NULL, *text = NULL, *lower = NULL, *lowers = NULL, *stripped = NULL;
+    PyObject *toks = NULL, *text = NULL, *lower = NULL, *stripped = NULL;
     toks = PyUnicode_Split(raw, NULL, -1);
     if (toks == NULL)
         goto error;
@@ -106,27 +142,18 @@ text_facts(PyObject *self, PyObject *args)
     lower = PyObject_CallMethod(text, "lower", NULL);
     if (lower == NULL)
         goto error;
-    lowers = PyUnicode_Split(lower, NULL, -1);
-    if (lowers == NULL)
-        goto error;
-    Py_ssize_t n_lowers = PyList_GET_SIZE(lowers);
-    stripped = PyList_New(n_lowers);
+    stripped = stripped_tokens(lower, chars);
     if (stripped == NULL)
         goto error;
-    for (Py_ssize_t k = 0; k < n_lowers; k++) {
-        PyObject *t = strip(PyList_GET_ITEM(lowers, k), chars);
-        if (t == NULL)
-            goto error;
-        PyList_SET_ITEM(stripped, k, t);
-    }
-    Py_CLEAR(lowers);
 
-    Py_ssize_t alpha = 0, digits = 0, upper = 0, alnum = 0;
+    Py_ssize_t alpha = 0, digits = 0, upper = 0, alnum = 0, unspaced = 0, full_stops = 0, stops = 0;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    for (Py_ssize_t i = 0; i < n; i++) {
+    Py_UCS4 prev = 0;
+    for (Py_ssize_t i = 0; i < n; prev = PyUnicode_READ(kind, data, i), i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        stops += ch == ' ' && (prev == '.' || prev == '!' || prev == '?');
         if (ch < 128) {  /* what the macros give for ASCII, without their table look-ups */
             int is_up = ch >= 'A' && ch <= 'Z', is_alpha = is_up || (ch >= 'a' && ch <= 'z');
             int is_digit = ch >= '0' && ch <= '9';
@@ -140,6 +167,15 @@ text_facts(PyObject *self, PyObject *args)
         digits += Py_UNICODE_ISDIGIT(ch) != 0;
         upper += Py_UNICODE_ISUPPER(ch) != 0;
         alnum += Py_UNICODE_ISALNUM(ch) != 0;
+        unspaced += is_unspaced(ch);
+        full_stops += ch == 0x3002 || ch == 0xFF01 || ch == 0xFF1F || ch == 0xFF61;
+    }
+    Py_ssize_t words = PyList_GET_SIZE(toks) + unspaced / 2, sentences = 0;
+    if (words) {
+        Py_UCS4 last = PyUnicode_READ(kind, data, n - 1);
+        sentences = stops + (unspaced ? full_stops : 0) + (last == '.' || last == '!' || last == '?');
+        if (sentences < 1)
+            sentences = 1;
     }
     Py_ssize_t upper_initial = 0, all_upper = 0, with_digit = 0;
     Py_ssize_t n_toks = PyList_GET_SIZE(toks);
@@ -152,13 +188,12 @@ text_facts(PyObject *self, PyObject *args)
         if (digits)
             with_digit += has_digit(t);
     }
-    return Py_BuildValue("(NNNNnnnnnnn)", text, lower, toks, stripped, alpha, digits, upper, alnum,
-                         upper_initial, all_upper, with_digit);
+    return Py_BuildValue("(NNNNnnnnnnnnn)", text, lower, toks, stripped, alpha, digits, upper, alnum,
+                         upper_initial, all_upper, with_digit, words, sentences);
 error:
     Py_XDECREF(toks);
     Py_XDECREF(text);
     Py_XDECREF(lower);
-    Py_XDECREF(lowers);
     Py_XDECREF(stripped);
     return NULL;
 }

@@ -413,21 +413,35 @@ def token_counts(text: str, toks: list[str], upper: int, digits: int) -> tuple[i
 
 def text_facts(raw: str) -> tuple:
     """``(text, lower, toks, stripped, alpha, digits, upper, alnum, upper_initial,
-    all_upper, with_digit)`` of a block's text ``raw``: its white-space tokens joined by
-    single spaces, lower-cased; the tokens, and those of ``lower`` with the punctuation
-    of :data:`_STRIP` stripped from their ends (stop-word candidates, empty ones kept);
-    the characters of ``text`` that are letters, digits, upper-case, letters or digits
-    (:func:`char_counts`); the tokens with an upper-case first character, upper-case
-    (``str.isupper``), with a digit (:func:`token_counts`). In C (``_facts.c``) when
-    the extension is built, the same values."""
+    all_upper, with_digit, words, sentences)`` of a block's text ``raw``: its white-space
+    tokens joined by single spaces, lower-cased; the tokens, and those of ``lower`` with
+    the punctuation of :data:`_STRIP` stripped from their ends (stop-word candidates,
+    empty ones kept); the characters of ``text`` that are letters, digits, upper-case,
+    letters or digits (:func:`char_counts`); the tokens with an upper-case first
+    character, upper-case (``str.isupper``), with a digit (:func:`token_counts`); its
+    words (:func:`word_count`) and sentences (:func:`_sentences`). In C (``_facts.c``)
+    when the extension is built, the same values."""
     if _facts is not None:
         return _facts.text_facts(raw, _STRIP)
     toks = raw.split()
     text = " ".join(toks)
     lower = text.lower()
     alpha, digits, upper, alnum = char_counts(text)
+    unspaced = _unspaced_chars(text) if not text.isascii() else 0
+    words = len(toks) + unspaced // 2
     return (text, lower, toks, list(map(methodcaller("strip", _STRIP), lower.split())), alpha, digits, upper,
-            alnum, *token_counts(text, toks, upper, digits))
+            alnum, *token_counts(text, toks, upper, digits), words, _sentences(text, words, unspaced))
+
+
+def _sentences(text: str, words: int, unspaced: int) -> int:
+    """The sentences of a block's ``text`` (white space collapsed to single spaces) of
+    ``words`` words and ``unspaced`` characters of scripts written without spaces: runs
+    of . ! ? followed by a space or the end, and 。！？ when ``unspaced``; at least 1
+    when it has words."""
+    if not words:
+        return 0
+    ends = sum(map(text.count, _FULL_STOPS)) if unspaced else 0
+    return max(1, text.count(". ") + text.count("! ") + text.count("? ") + ends + (text[-1] in ".!?"))
 
 
 def _names(prefix: str, thresholds: tuple[float, ...]) -> list[str]:
@@ -525,8 +539,15 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
     """Each block's own features (no neighbours: the gate's scorer adds those): each
     family in turn adds its features to every block's list, in the order of the module
     docstring."""
+    return own_features_and_words(blocks, settings, lang, rules)[0]
+
+
+def own_features_and_words(blocks: list[Block], settings: FeatureSettings = FeatureSettings(), lang: str = "en",
+                           rules: str = "") -> tuple[list[list[str]], list[int]]:
+    """:func:`own_features`, and each block's :func:`word_count` (of its facts: the gate's
+    rules read it too)."""
     if not blocks:
-        return []
+        return [], []
     fam = frozenset(settings.families)
     R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
     root = blocks[0].source.getroottree().getroot() if blocks[0].source is not None else None
@@ -558,23 +579,13 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
             out += marks
     if "shallow" in fam:
         _shallow(own, facts, names, R, C, Q)
-    return own
+    return own, [f.words for f in facts]
 
 
 def _block_facts(b: Block, links: dict) -> _Facts:
     """The :class:`_Facts` of ``b`` (``links``: letters inside links per source element,
     :func:`_link_letters`)."""
-    text, lower, toks, stripped, alpha, digits, upper, letters, ui, au, dg = text_facts(b.text())
-    words = len(toks)
-    ends = 0
-    if not text.isascii():
-        unspaced = _unspaced_chars(text)
-        if unspaced:  # Chinese, Japanese, Thai ...: about one word per two characters (word_count)
-            words += unspaced // 2
-            ends = sum(map(text.count, _FULL_STOPS))
-    # runs of . ! ? followed by a space or the end (white space is single spaces here), and 。！？
-    sentences = max(1, text.count(". ") + text.count("! ") + text.count("? ") + ends
-                    + (text[-1] in ".!?")) if words else 0
+    text, lower, toks, stripped, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(b.text())
     return _Facts(text, lower, toks, stripped, words, min(links.get(b.source, 0), letters), letters, alpha,
                   digits, upper, (ui, au, dg), sentences)
 
@@ -652,7 +663,8 @@ def _content(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | N
     for out, f in zip(own, facts):
         if _BULLET.match(f.text):
             out.append("bullet")
-        _patterns(out, f)
+        if f.digits or _PATTERN_CUES.search(f.lower):
+            _patterns(out, f)
 
 
 def _content_counts(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | None, names: dict,
@@ -695,6 +707,11 @@ def _content_counts(own: list[list[str]], facts: list[_Facts], stop: frozenset[s
                    else "begin.digit" if first.isdigit() else "begin.other")
         last = text[-1:]
         out.append("end.stop" if last in _END_STOP else "end.colon" if last in ":：" else "end.other")
+
+
+#: what :func:`_patterns` looks for in a block without digits (in its lower-cased text:
+#: lower-casing keeps these strings and makes none of them), in one search
+_PATTERN_CUES = re.compile(r"://|www|@|©|\(c\)|copyright|rights reserved")
 
 
 def _patterns(out: list[str], f: _Facts) -> None:
