@@ -205,6 +205,8 @@ _MONTH = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")  # on lo
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights reserved", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•·»>■□◦▪‣–—|]|\d{1,2}[.)]\s)")
+#: the first characters of the texts :data:`_BULLET` matches (but digits and white space)
+_BULLET_FIRST = frozenset("-*•·»>■□◦▪‣–—|")
 _STRIP = ".,;:!?\"'()[]«»“”‘’"
 #: sentence ends of scripts written without spaces
 _FULL_STOPS = ("。", "！", "？", "｡")
@@ -459,7 +461,7 @@ def _feature_names(R: tuple[float, ...], C: tuple[float, ...], Q: tuple[float, .
                                        "div-group.word-ratio", "td-group.word-ratio", "position",
                                        "link-density")}
     names.update({p: _names(p, C) for p in ("chars", "tokens", "stopwords", "sentences", "sentence-len",
-                                            "duplicate-count", "text-density", "split.br")})
+                                            "duplicate-count", "text-density", "split.br", "region.dist")})
     names.update({p: _names(p, Q) for p in ("quotient.prev", "quotient.next")})
     return names
 
@@ -575,7 +577,7 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
         if "document" in fam:
             _document(own, facts, div_words, td_words, total_words, names, R, C)
     if "page" in fam:
-        for out, marks in zip(own, _landmarks(blocks, facts, contexts, root, C)):
+        for out, marks in zip(own, _landmarks(blocks, facts, contexts, root, names, C)):
             out += marks
     if "shallow" in fam:
         _shallow(own, facts, names, R, C, Q)
@@ -661,7 +663,8 @@ def _content(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | N
     else:
         _content_counts(own, facts, stop, names, R, C)
     for out, f in zip(own, facts):
-        if _BULLET.match(f.text):
+        first = f.text[:1]
+        if (first in _BULLET_FIRST or first.isdigit() or first.isspace()) and _BULLET.match(f.text):
             out.append("bullet")
         if f.digits or _PATTERN_CUES.search(f.lower):
             _patterns(out, f)
@@ -823,7 +826,7 @@ def _first_tokens(facts: list[_Facts], limit: int) -> list[str]:
     return out
 
 
-def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root,
+def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root, names: dict,
                C: tuple[float, ...]) -> list[list[str]]:
     """The ``page`` family: where each block stands against what the page says about
     itself (each block's list; see the module docstring)."""
@@ -873,12 +876,13 @@ def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], 
             elif last is not None:
                 dist[i] = min(dist[i], abs(i - last))
     first = inside.index(True) if True in inside else n
+    Cb, dist_names = _below(C), names["region.dist"]
     for i in range(n):
         if inside[i]:
             out[i].append("region.in")
         else:
-            out[i].append(f"region.{'before' if i < first else 'after'}")
-            out[i].append(f"region.dist={bucket(dist[i], C)}")
+            out[i].append("region.before" if i < first else "region.after")
+            out[i].append(dist_names[bisect_right(Cb, dist[i]) - 1])
     return out
 
 
