@@ -796,3 +796,25 @@ def test_feature_sums_in_c_are_numpys_to_the_last_bit(monkeypatch) -> None:
     in_c = scorer.sums(own)
     monkeypatch.setattr(crf, "_facts", None)
     assert np.array_equal(scorer.sums(own), in_c)
+
+
+def test_contexts_in_c_are_those_of_python() -> None:
+    """``_facts.contexts`` (C) gives each block's context as ``_python_contexts`` does: the
+    same chains, names, container features and nearest ``div`` and ``td``, on nested
+    containers with vocabulary words, ARIA roles, renamed HTML5 elements and tables."""
+    from kitten.boilerplate import features
+
+    if features._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    nested = ('<article class="post-content main"><section id="articleBody"><div class="content sidebar">'
+              '<p>Deep text here.</p><nav role="navigation"><ul><li>a</li><li>b</li></ul></nav>'
+              '<div class="content"><p>Again content.</p></div></div></section>'
+              '<figure><figcaption>A caption</figcaption></figure></article>')
+    for html in (PAGE, f"<html><body>{nested}{ARTICLE}{NAV}{nested}{FOOT}</body></html>"):
+        blocks = document(html).blocks
+        body = blocks[0].source.getroottree().getroot().find(features._NS + "body")
+        sources = [b.source for b in blocks] + [None, blocks[0].source, body]
+        in_c = features._facts.contexts(sources, body, features._marks, features._TD, features._DIVS,
+                                        features._NO_CONTEXT)
+        assert in_c == features._python_contexts(sources, body)
+        assert any(len(c[0]) > 3 and c[5] is not None for c in in_c)

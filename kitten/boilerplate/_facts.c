@@ -35,6 +35,13 @@
  * summation, :c:func:`pairwise`), so the sums are the same to the last bit.
  * ``weights``, ``out``: C-contiguous float64 buffers of as many columns; ``out`` has a
  * row per block.
+ *
+ * contexts(sources, body, marks, td_tags, div_tags, empty) -> list: the context of
+ * each source element (``empty`` for None), each element's computed once from its
+ * parent's, as ``_python_contexts`` in features.py (the Python fallback it replaces,
+ * step for step): ``marks`` is features.py's ``_marks``, ``td_tags`` and ``div_tags``
+ * the frozensets ``_TD`` and ``_DIVS``, ``empty`` the context ``_NO_CONTEXT`` of an
+ * element outside ``body`` (and of ``body`` itself).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -510,6 +517,187 @@ done:
     return result;
 }
 
+static PyObject *GETPARENT, *GET, *TAG, *CLASS, *ID;
+
+/* ``t + (x,)``: a new reference */
+static PyObject *
+tuple_plus(PyObject *t, PyObject *x)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(t);
+    PyObject *out = PyTuple_New(n + 1);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++)
+        PyTuple_SET_ITEM(out, k, Py_NewRef(PyTuple_GET_ITEM(t, k)));
+    PyTuple_SET_ITEM(out, n, Py_NewRef(x));
+    return out;
+}
+
+/* ``above + marks[:1] + tuple(m for m in marks[1:] if m not in above)``: the
+   container features of a chain (a vocabulary word counts once however many
+   ancestors carry it; marks[0], container.<tag>, each time); a new reference */
+static PyObject *
+inherited_marks(PyObject *above, PyObject *marks)
+{
+    Py_ssize_t na = PyTuple_GET_SIZE(above), nm = PyTuple_GET_SIZE(marks);
+    PyObject *out = PyTuple_New(na + nm);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t n = 0;
+    for (Py_ssize_t k = 0; k < na; k++)
+        PyTuple_SET_ITEM(out, n++, Py_NewRef(PyTuple_GET_ITEM(above, k)));
+    for (Py_ssize_t k = 0; k < nm; k++) {
+        PyObject *m = PyTuple_GET_ITEM(marks, k);
+        if (k > 0) {
+            int in = PySequence_Contains(above, m);
+            if (in < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            if (in)
+                continue;
+        }
+        PyTuple_SET_ITEM(out, n++, Py_NewRef(m));
+    }
+    if (n < na + nm && _PyTuple_Resize(&out, n) < 0)
+        return NULL;
+    return out;
+}
+
+/* the context of ``el`` from its parent's ``parent`` (``_child_context`` in
+   features.py): a new reference */
+static PyObject *
+child_context(PyObject *parent, PyObject *el, PyObject *marks_fn, PyObject *td_tags, PyObject *div_tags)
+{
+    if (!PyTuple_Check(parent) || PyTuple_GET_SIZE(parent) != 7) {
+        PyErr_SetString(PyExc_TypeError, "a context is a tuple of 7");
+        return NULL;
+    }
+    PyObject *chain = PyTuple_GET_ITEM(parent, 0), *names = PyTuple_GET_ITEM(parent, 1);
+    PyObject *above = PyTuple_GET_ITEM(parent, 2), *div = PyTuple_GET_ITEM(parent, 5);
+    PyObject *td = PyTuple_GET_ITEM(parent, 6);
+    PyObject *tag_obj = NULL, *cls = NULL, *id = NULL, *r = NULL, *out = NULL;
+    if ((tag_obj = PyObject_GetAttr(el, TAG)) == NULL || (cls = PyObject_CallMethodOneArg(el, GET, CLASS)) == NULL
+            || (id = PyObject_CallMethodOneArg(el, GET, ID)) == NULL)
+        goto done;
+    r = PyObject_CallFunctionObjArgs(marks_fn, tag_obj, cls, id, NULL);
+    if (r == NULL)
+        goto done;
+    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3 || !PyTuple_Check(PyTuple_GET_ITEM(r, 1))
+            || !PyTuple_Check(chain) || !PyTuple_Check(names) || !PyTuple_Check(above)) {
+        PyErr_SetString(PyExc_TypeError, "unexpected marks or context");
+        goto done;
+    }
+    PyObject *tag = PyTuple_GET_ITEM(r, 0);
+    int is_td = PySet_Contains(td_tags, tag), is_div = PySet_Contains(div_tags, tag);
+    if (is_td < 0 || is_div < 0)
+        goto done;
+    out = PyTuple_New(7);
+    if (out == NULL)
+        goto done;
+    PyTuple_SET_ITEM(out, 0, tuple_plus(chain, el));
+    PyTuple_SET_ITEM(out, 1, tuple_plus(names, tag));
+    PyTuple_SET_ITEM(out, 2, inherited_marks(above, PyTuple_GET_ITEM(r, 1)));
+    PyTuple_SET_ITEM(out, 3, Py_NewRef(above));
+    PyTuple_SET_ITEM(out, 4, Py_NewRef(PyTuple_GET_ITEM(r, 2)));
+    PyTuple_SET_ITEM(out, 5, Py_NewRef(is_div ? el : div));
+    PyTuple_SET_ITEM(out, 6, Py_NewRef(is_td ? el : td));
+    for (int k = 0; k < 3; k++)
+        if (PyTuple_GET_ITEM(out, k) == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+done:
+    Py_XDECREF(tag_obj);
+    Py_XDECREF(cls);
+    Py_XDECREF(id);
+    Py_XDECREF(r);
+    return out;
+}
+
+/* the context of ``el`` (a borrowed reference, held by ``cache``), computed with those
+   of its ancestors that ``cache`` does not hold yet (``_python_contexts`` in features.py) */
+static PyObject *
+element_context(PyObject *el, PyObject *body, PyObject *cache, PyObject *marks_fn, PyObject *td_tags,
+                PyObject *div_tags, PyObject *empty)
+{
+    PyObject *c = PyDict_GetItemWithError(cache, el);
+    if (c != NULL || PyErr_Occurred())
+        return c;
+    PyObject *below = PyList_New(0);  /* el and its ancestors without a context yet, upwards */
+    if (below == NULL)
+        return NULL;
+    Py_INCREF(el);
+    while (c == NULL) {
+        PyObject *parent = PyObject_CallMethodNoArgs(el, GETPARENT);
+        if (parent == NULL)
+            goto error;
+        if (parent == Py_None || el == body) {
+            Py_DECREF(parent);
+            if (PyDict_SetItem(cache, el, empty) < 0)
+                goto error;
+            c = empty;
+            break;
+        }
+        if (PyList_Append(below, el) < 0) {
+            Py_DECREF(parent);
+            goto error;
+        }
+        Py_SETREF(el, parent);
+        c = PyDict_GetItemWithError(cache, el);
+        if (c == NULL && PyErr_Occurred())
+            goto error;
+    }
+    Py_DECREF(el);
+    for (Py_ssize_t k = PyList_GET_SIZE(below) - 1; k >= 0; k--) {
+        PyObject *child = PyList_GET_ITEM(below, k);
+        PyObject *made = child_context(c, child, marks_fn, td_tags, div_tags);
+        if (made == NULL || PyDict_SetItem(cache, child, made) < 0) {
+            Py_XDECREF(made);
+            Py_DECREF(below);
+            return NULL;
+        }
+        Py_DECREF(made);  /* the cache holds it */
+        c = made;
+    }
+    Py_DECREF(below);
+    return c;
+error:
+    Py_DECREF(el);
+    Py_DECREF(below);
+    return NULL;
+}
+
+static PyObject *
+contexts(PyObject *self, PyObject *args)
+{
+    PyObject *sources, *body, *marks_fn, *td_tags, *div_tags, *empty;
+    if (!PyArg_ParseTuple(args, "O!OOO!O!O!", &PyList_Type, &sources, &body, &marks_fn, &PyFrozenSet_Type, &td_tags,
+                          &PyFrozenSet_Type, &div_tags, &PyTuple_Type, &empty))
+        return NULL;
+    PyObject *cache = PyDict_New();
+    if (cache == NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(sources);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        goto error;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *el = PyList_GET_ITEM(sources, i);
+        PyObject *c = el == Py_None ? empty
+                      : element_context(el, body, cache, marks_fn, td_tags, div_tags, empty);
+        if (c == NULL)
+            goto error;
+        PyList_SET_ITEM(out, i, Py_NewRef(c));
+    }
+    Py_DECREF(cache);
+    return out;
+error:
+    Py_XDECREF(out);
+    Py_DECREF(cache);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
      "text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum, "
@@ -520,6 +708,9 @@ static PyMethodDef methods[] = {
     {"feature_sums", feature_sums, METH_VARARGS,
      "feature_sums(own, index, weights, out): each block's sum of its features' weight rows, "
      "as numpy's add.reduceat adds them, see Scorer.sums in kitten/boilerplate/crf.py"},
+    {"contexts", contexts, METH_VARARGS,
+     "contexts(sources, body, marks, td_tags, div_tags, empty) -> list: each source element's context, "
+     "see _python_contexts in kitten/boilerplate/features.py"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -532,6 +723,10 @@ PyInit__facts(void)
 {
     SPACE = PyUnicode_InternFromString(" ");
     if (SPACE == NULL)
+        return NULL;
+    if ((GETPARENT = PyUnicode_InternFromString("getparent")) == NULL || (GET = PyUnicode_InternFromString("get")) == NULL
+            || (TAG = PyUnicode_InternFromString("tag")) == NULL || (CLASS = PyUnicode_InternFromString("class")) == NULL
+            || (ID = PyUnicode_InternFromString("id")) == NULL)
         return NULL;
     for (int k = 0; k < N_ATTRS; k++)
         if ((ATTRS[k] = PyUnicode_InternFromString(ATTR_NAMES[k])) == NULL)

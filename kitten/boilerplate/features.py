@@ -271,41 +271,44 @@ _DIVS = frozenset(("div", "section", "article", "main", "td", "body", "form", "c
 _NO_CONTEXT: tuple = ((), (), (), (), (), None, None)
 
 
-class _Tree:
-    """Per-element facts, each computed once from the parent's (:meth:`context`)."""
+def block_contexts(blocks: list[Block], body) -> list[tuple]:
+    """``(chain, names, inherited, above, own, div, td)`` of each block's source element
+    (:data:`_NO_CONTEXT` for a block without one): the elements from ``body`` (excluded)
+    down to it (included) and their original names; the ``container.*`` features of
+    that chain, with and without the element's own; its class/id features (not its
+    ``container.<tag>``); the nearest ``div``-like and ``td``/``th`` element of the chain
+    (``None`` when there is none). Each element's context is computed once, from its
+    parent's (:func:`_child_context`): in C (``_facts.contexts``) when the extension is
+    built, else :func:`_python_contexts`, the same tuples."""
+    sources = [b.source for b in blocks]
+    if _facts is not None:
+        return _facts.contexts(sources, body, _marks, _TD, _DIVS, _NO_CONTEXT)
+    return _python_contexts(sources, body)
 
-    __slots__ = ("contexts", "body")
 
-    def __init__(self, body):
-        self.contexts: dict = {}
-        self.body = body
-
-    def context(self, el) -> tuple:
-        """``(chain, names, inherited, above, own, div, td)`` of ``el``: the elements
-        from ``body`` (excluded) down to ``el`` (included) and their original names;
-        the ``container.*`` features of that chain, with and without ``el``'s own;
-        ``el``'s class/id features (not its ``container.<tag>``); the nearest
-        ``div``-like and ``td``/``th`` element of the chain (``None`` when there is none)."""
-        contexts = self.contexts
-        c = contexts.get(el)
-        if c is not None:
-            return c
+def _python_contexts(sources: list, body) -> list[tuple]:
+    """:func:`block_contexts` in Python, of the source elements ``sources`` (or ``None``)."""
+    cache: dict = {}
+    out = []
+    for el in sources:
+        c = _NO_CONTEXT if el is None else cache.get(el)
         below: list = []  # el and its ancestors without a context yet, upwards
         while c is None:
             parent = el.getparent()
-            if parent is None or el is self.body:
-                c = contexts[el] = _NO_CONTEXT
+            if parent is None or el is body:
+                c = cache[el] = _NO_CONTEXT
                 break
             below.append(el)
             el = parent
-            c = contexts.get(el)
+            c = cache.get(el)
         for el in reversed(below):
-            c = contexts[el] = _child_context(c, el)
-        return c
+            c = cache[el] = _child_context(c, el)
+        out.append(c)
+    return out
 
 
 def _child_context(parent: tuple, el) -> tuple:
-    """The context (:meth:`_Tree.context`) of ``el`` from its parent's."""
+    """The context (:func:`block_contexts`) of ``el`` from its parent's."""
     chain, names, above, _, _, div, td = parent
     tag, marks, own = _marks(el.tag, el.get("class"), el.get("id"))
     if tag in _TD:
@@ -554,9 +557,8 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
     R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
     root = blocks[0].source.getroottree().getroot() if blocks[0].source is not None else None
     body = root.find(_NS + "body") if root is not None else None
-    tree = _Tree(body)
     links = _link_letters(blocks, body) if ("shallow" in fam or "group" in fam) else {}
-    contexts = [tree.context(b.source) if b.source is not None else _NO_CONTEXT for b in blocks]
+    contexts = block_contexts(blocks, body)
     facts = [_block_facts(b, links) for b in blocks]
     names = _feature_names(R, C, Q)
     own: list[list[str]] = [[] for _ in blocks]
@@ -935,13 +937,11 @@ def prose_region(blocks: list[Block]) -> list[bool] | None:
         return None
     root = blocks[0].source.getroottree().getroot()
     body = root.find(_NS + "body")
-    tree = _Tree(body)
     links = _link_letters(blocks, body)
     chains, words, density, outside = [], [], [], []
-    for b in blocks:
+    for b, context in zip(blocks, block_contexts(blocks, body)):
         text = b.text()
         letters = sum(map(str.isalnum, text))
-        context = tree.context(b.source)
         chains.append(context[0])
         outside.append(not NOT_MAIN.isdisjoint(context[2]))
         words.append(word_count(text))
