@@ -818,3 +818,23 @@ def test_contexts_in_c_are_those_of_python() -> None:
                                         features._NO_CONTEXT)
         assert in_c == features._python_contexts(sources, body)
         assert any(len(c[0]) > 3 and c[5] is not None for c in in_c)
+
+
+def test_link_letters_in_c_are_those_of_python() -> None:
+    """``_facts.link_letters`` (C) counts each block's link letters as
+    ``_python_link_letters`` does: links with ``href`` or ``onclick``, nested in inline
+    elements, in lists and tables, with non-ASCII text and a link outside every block."""
+    from kitten.boilerplate import features
+
+    if features._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    links = ('<div class="menu"><p>Voir <a href="/x">l\'été <b>2024</b> ²</a> et <a onclick="f()">ça</a>'
+             ' <a name="n">no link</a></p><ul><li><a href="/y">日本語 リンク</a> text</li></ul></div>')
+    for html in (PAGE, f"<html><body>{links}{ARTICLE}{NAV}{links}{FOOT}</body></html>"):
+        blocks = document(html).blocks
+        body = blocks[0].source.getroottree().getroot().find(features._NS + "body")
+        sources = [b.source for b in blocks]
+        for some in (sources, sources[::2], sources[:1]):
+            in_c = features._facts.link_letters(some, body, features._NS + "a")
+            assert in_c == features._python_link_letters(some, body)
+        assert len(features._facts.link_letters(sources, body, features._NS + "a")) >= 3

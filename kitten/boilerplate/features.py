@@ -474,13 +474,23 @@ def _below(thresholds: tuple[float, ...]) -> tuple[float, ...]:
 
 
 def _link_letters(blocks: list[Block], body) -> dict:
-    """Letters inside ``<a href>`` per block source element (links assigned to the
-    nearest ancestor that is a block's source)."""
-    sources = {b.source for b in blocks}
+    """Letters and digits inside ``<a href>`` (or ``onclick``) per block source element
+    (links assigned to the nearest ancestor-or-self that is a block's source): in C
+    (``_facts.link_letters``) when the extension is built, else
+    :func:`_python_link_letters`, the same counts."""
+    if body is None:
+        return {}
+    sources = [b.source for b in blocks]
+    if _facts is not None:
+        return _facts.link_letters(sources, body, _NS + "a")
+    return _python_link_letters(sources, body)
+
+
+def _python_link_letters(sources: list, body) -> dict:
+    """:func:`_link_letters` in Python, of the source elements ``sources``."""
+    sources = set(sources)
     owner: dict = {}
     out: dict = {}
-    if body is None:
-        return out
     for a in body.iter(_NS + "a"):
         if a.get("href") is None and a.get("onclick") is None:
             continue
@@ -615,7 +625,6 @@ def _splits(own: list[list[str]], blocks: list[Block], contexts: list[tuple], na
     ``split.br=<n>``."""
     Cb = _below(C)
     br_names = names["split.br"]
-    made: dict[tuple, list[str]] = {}  # (closed, opened) -> its features, made once per page
     prev_chain: tuple = ()
     prev_names: tuple = ()
     for out, b, (chain, cnames, _, _, _, _, _) in zip(own, blocks, contexts):
@@ -626,24 +635,23 @@ def _splits(own: list[list[str]], blocks: list[Block], contexts: list[tuple], na
             k = 0
             while k < n_chain and k < len(prev_chain) and chain[k] is prev_chain[k]:
                 k += 1
-        key = (prev_names[k:], cnames[k:])
-        feats = made.get(key)
-        if feats is None:
-            feats = made[key] = _split_names(*key, C)
-        out += feats
+        out += _split_names(prev_names[k:], cnames[k:], C)
         out.append(br_names[bisect_right(Cb, b.inlines.count(BR)) - 1])
         prev_chain, prev_names = chain, cnames
 
 
-def _split_names(closed: tuple[str, ...], opened: tuple[str, ...], C: tuple) -> list[str]:
-    """The ``split.*`` features of the elements ``closed`` and ``opened`` between two blocks."""
+@lru_cache(maxsize=8192)
+def _split_names(closed: tuple[str, ...], opened: tuple[str, ...], C: tuple) -> tuple[str, ...]:
+    """The ``split.*`` features of the elements ``closed`` and ``opened`` between two
+    blocks. A pure function of the names, cached across pages (the same transitions
+    repeat within a page and from page to page of a site)."""
     out = ["split.close." + t for t in closed]
     out += ["split.open." + t for t in opened]
     counts: dict[str, int] = {}
     for t in closed + opened:
         counts[t] = counts.get(t, 0) + 1
     out += [f"split.{t}={bucket(c, C)}" for t, c in counts.items()]
-    return out
+    return tuple(out)
 
 
 #: the bucketed features of :func:`_content_counts`, in the order ``_facts.content`` takes their names
