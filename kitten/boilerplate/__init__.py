@@ -106,7 +106,9 @@ HEADING_FLOOR = 0.2
 TEASER_LINKS = 0.5
 #: prose words kept outside comment containers that make an article (:func:`_without_comments`)
 ARTICLE_WORDS = 50
+#: the characters that end a sentence (one search for any of them: :data:`_END_MARK`)
 _ENDS = (".", "!", "?", "。", "！", "？", "”", '"', "»", "؟", "।", "။", "።")
+_END_MARK = re.compile("[" + re.escape("".join(_ENDS)) + "]")
 #: scripts that end sentences with a space, not a mark (Thai, Lao, Khmer): a block holds
 #: a sentence when it has twice :data:`SENTENCE_WORDS` words
 _NO_END_MARK = re.compile(r"[\u0e00-\u0eff\u1780-\u17ff]")
@@ -178,7 +180,7 @@ def _sentence_words(text: str, n: int) -> int:
     as many words), else 0."""
     if n < SENTENCE_WORDS:
         return 0
-    if any(e in text for e in _ENDS):
+    if _END_MARK.search(text):
         return n
     return n if n >= 2 * SENTENCE_WORDS and _NO_END_MARK.search(text) else 0
 

@@ -173,7 +173,7 @@ def _scan(mats, np, left: bool):
     while d < len(out):
         new = out[d:] @ out[:-d] if left else out[:-d] @ out[d:]
         new /= new.max(axis=(1, 2), keepdims=True)
-        out = np.concatenate((out[:d], new))
+        out[d:] = new
         d *= 2
     return out
 
