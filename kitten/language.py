@@ -98,14 +98,19 @@ CHOICE_TOKENS = 3000
 
 
 @lru_cache(maxsize=4)
-def stop_word_index(rules: str = "") -> dict[str, tuple[str, ...]]:
-    """Every word of the ``rules/<lang>/stopwords.txt`` lists -> the languages that list it."""
+def stop_word_index(rules: str = "") -> tuple[dict[str, int], list[tuple[str, ...]]]:
+    """Every word of the ``rules/<lang>/stopwords.txt`` lists -> the number of its group,
+    and each group's languages: the words listed by the same languages (in the same
+    order) make one group, so that a page's words are counted per group and then per
+    language (:func:`page_stop_words`)."""
     index: dict[str, list[str]] = {}
     base = rules_dir(rules)
     for path in sorted(base.glob("*/stopwords.txt")):
         for word in word_list(rules, path.parent.name, "stopwords.txt"):
             index.setdefault(word, []).append(path.parent.name)
-    return {w: tuple(langs) for w, langs in index.items()}
+    groups: dict[tuple[str, ...], int] = {}
+    words = {w: groups.setdefault(tuple(langs), len(groups)) for w, langs in index.items()}
+    return words, list(groups)
 
 
 def page_stop_words(tokens: list[str], lang: str, rules: str = "") -> tuple[str, frozenset[str]] | None:
@@ -114,14 +119,17 @@ def page_stop_words(tokens: list[str], lang: str, rules: str = "") -> tuple[str,
     it covers almost as many (:data:`DECLARED_SHARE`), else ``None`` (a language without a list, or a script
     without spaces between words: the caller falls back to features that need none).
     Returns the list's language and its words."""
-    index = stop_word_index(rules)
+    group_of, languages = stop_word_index(rules)
     sample = tokens[:CHOICE_TOKENS]
     if not sample:
         return None
+    # each language's count, its languages in the order their first word comes in the
+    # sample (the order max() breaks ties by): the tokens counted per group first
     counts: dict[str, int] = {}
-    for t, k in Counter(sample).items():
-        for code in index.get(t, ()):
-            counts[code] = counts.get(code, 0) + k
+    for g, k in Counter(map(group_of.get, sample)).items():
+        if g is not None:
+            for code in languages[g]:
+                counts[code] = counts.get(code, 0) + k
     best = max(counts, key=lambda c: (counts[c], c == lang), default="")
     if not best or counts[best] < FIT * len(sample):
         return None

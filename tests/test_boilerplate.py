@@ -735,7 +735,7 @@ def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
     if features._facts is None:
         pytest.skip("kitten.boilerplate._facts is not built")
     rnd = random.Random(0)
-    alphabet = "aAzZ09 .,;:!?\"'()[]«»“”‘’ǅǄǆİıΣσςß²½Ⅻ١𝟘中の\u00a0\u2003\u3000\t\nÉé-_/@"
+    alphabet = "aAzZ09 .,;:!?\"'()[]«»“”‘’ǅǄǆİıΣσςß²½Ⅻ١𝟘中の。！？｡ไ\u00a0\u2003\u3000\t\nÉé-_/@"
     texts = ["Ünïcödé Straße 12", "Ǆemal ǅ ǆ İstanbul ², ١٢٣ Ⅻ", "中文，日本語のテキスト 2024年", "plain ASCII 42", "",
              "  \n\t ", "Ελληνικά ΚΕΦΑΛΑΙΑ 𝟘𝟙 — «quotes»", "“Hello,” she said. (OK) ''", "ǅA Aǅ ÀB 1½ ⅷ ΣΑΣ ﬁ İİ"]
     texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 30))) for _ in range(3000)]
@@ -772,3 +772,69 @@ def test_content_family_in_c_is_that_of_python() -> None:
     in_python: list[list[str]] = [[] for _ in facts]
     features._content_counts(in_python, facts, stop, names, R, C)
     assert in_c == in_python
+
+
+def test_feature_sums_in_c_are_numpys_to_the_last_bit(monkeypatch) -> None:
+    """``_facts.feature_sums`` (C) gives the sums numpy's ``add.reduceat`` gives
+    (``Scorer.sums``), bit for bit: lists of every length (pairwise summation's three
+    cases), unknown and repeated features, empty lists."""
+    import random
+
+    import numpy as np
+
+    from kitten.boilerplate import crf
+    from kitten.boilerplate.crf import model_path
+
+    pytest.importorskip("pycrfsuite")
+    if crf._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    scorer = load_model(str(model_path())).get_scorer()
+    rnd = random.Random(0)
+    known = sorted(scorer.index)
+    own = [[rnd.choice(known) if rnd.random() < 0.9 else f"unknown.{rnd.randint(0, 9)}" for _ in range(n)]
+           for n in [0, 1, 7, 8, 9, 16, 17, 128, 129, 300, 1000] + [rnd.randint(0, 400) for _ in range(200)]]
+    in_c = scorer.sums(own)
+    monkeypatch.setattr(crf, "_facts", None)
+    assert np.array_equal(scorer.sums(own), in_c)
+
+
+def test_contexts_in_c_are_those_of_python() -> None:
+    """``_facts.contexts`` (C) gives each block's context as ``_python_contexts`` does: the
+    same chains, names, container features and nearest ``div`` and ``td``, on nested
+    containers with vocabulary words, ARIA roles, renamed HTML5 elements and tables."""
+    from kitten.boilerplate import features
+
+    if features._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    nested = ('<article class="post-content main"><section id="articleBody"><div class="content sidebar">'
+              '<p>Deep text here.</p><nav role="navigation"><ul><li>a</li><li>b</li></ul></nav>'
+              '<div class="content"><p>Again content.</p></div></div></section>'
+              '<figure><figcaption>A caption</figcaption></figure></article>')
+    for html in (PAGE, f"<html><body>{nested}{ARTICLE}{NAV}{nested}{FOOT}</body></html>"):
+        blocks = document(html).blocks
+        body = blocks[0].source.getroottree().getroot().find(features._NS + "body")
+        sources = [b.source for b in blocks] + [None, blocks[0].source, body]
+        in_c = features._facts.contexts(sources, body, features._marks, features._TD, features._DIVS,
+                                        features._NO_CONTEXT)
+        assert in_c == features._python_contexts(sources, body)
+        assert any(len(c[0]) > 3 and c[5] is not None for c in in_c)
+
+
+def test_link_letters_in_c_are_those_of_python() -> None:
+    """``_facts.link_letters`` (C) counts each block's link letters as
+    ``_python_link_letters`` does: links with ``href`` or ``onclick``, nested in inline
+    elements, in lists and tables, with non-ASCII text and a link outside every block."""
+    from kitten.boilerplate import features
+
+    if features._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    links = ('<div class="menu"><p>Voir <a href="/x">l\'été <b>2024</b> ²</a> et <a onclick="f()">ça</a>'
+             ' <a name="n">no link</a></p><ul><li><a href="/y">日本語 リンク</a> text</li></ul></div>')
+    for html in (PAGE, f"<html><body>{links}{ARTICLE}{NAV}{links}{FOOT}</body></html>"):
+        blocks = document(html).blocks
+        body = blocks[0].source.getroottree().getroot().find(features._NS + "body")
+        sources = [b.source for b in blocks]
+        for some in (sources, sources[::2], sources[:1]):
+            in_c = features._facts.link_letters(some, body, features._NS + "a")
+            assert in_c == features._python_link_letters(some, body)
+        assert len(features._facts.link_letters(sources, body, features._NS + "a")) >= 3

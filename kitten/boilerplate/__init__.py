@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kitten.boilerplate.crf import load_model, model_path
-from kitten.boilerplate.features import COMMENTS, own_features, prose_region, word_count
+from kitten.boilerplate.features import COMMENTS, own_features_and_words, prose_region, word_count
 from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig, TablesConfig
 from kitten.document import Block, Document, Locators
@@ -106,7 +106,9 @@ HEADING_FLOOR = 0.2
 TEASER_LINKS = 0.5
 #: prose words kept outside comment containers that make an article (:func:`_without_comments`)
 ARTICLE_WORDS = 50
+#: the characters that end a sentence (one search for any of them: :data:`_END_MARK`)
 _ENDS = (".", "!", "?", "。", "！", "？", "”", '"', "»", "؟", "।", "။", "።")
+_END_MARK = re.compile("[" + re.escape("".join(_ENDS)) + "]")
 #: scripts that end sentences with a space, not a mark (Thai, Lao, Khmer): a block holds
 #: a sentence when it has twice :data:`SENTENCE_WORDS` words
 _NO_END_MARK = re.compile(r"[\u0e00-\u0eff\u1780-\u17ff]")
@@ -138,7 +140,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
     units, owner = crf_units(doc.blocks, model.settings.units)
-    own = own_features(units, model.settings, doc.lang, rules)
+    own, words = own_features_and_words(units, model.settings, doc.lang, rules)
     marginals = model.marginals_own(own)
     names = model.labels
     other = names.index("other")
@@ -150,7 +152,6 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         probs.append(p)
         labels.append(names[max(content, key=row.__getitem__)] if p >= config.keep_threshold else "other")
     texts = [u.text() for u in units]
-    words = [word_count(t) for t in texts]
     prose = [_sentence_words(t, n) for t, n in zip(texts, words)]
     labels = _with_sibling_prose(units, labels, prose, words, probs)
     cues = _teaser_cues(rules)
@@ -179,7 +180,7 @@ def _sentence_words(text: str, n: int) -> int:
     as many words), else 0."""
     if n < SENTENCE_WORDS:
         return 0
-    if any(e in text for e in _ENDS):
+    if _END_MARK.search(text):
         return n
     return n if n >= 2 * SENTENCE_WORDS and _NO_END_MARK.search(text) else 0
 

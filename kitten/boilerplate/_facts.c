@@ -1,7 +1,7 @@
 /* The per-block text facts of the boilerplate gate's features, in C.
  *
  * text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum,
- *                            upper_initial, all_upper, with_digit)
+ *                            upper_initial, all_upper, with_digit, words, sentences)
  *
  * The same values as kitten/boilerplate/features.py's Python fallback
  * (``_python_text_facts``), operation for operation:
@@ -13,6 +13,11 @@
  *            str.isdigit, str.isupper, str.isalnum is true
  *   upper_initial, all_upper, with_digit: the tokens whose first character is
  *            upper-case, that are upper-case (str.isupper), that hold a digit
+ *   words    len(toks) + unspaced // 2 (unspaced: the characters of the ranges of
+ *            _UNSPACED, scripts written without spaces)
+ *   sentences  0 without words, else max(1, text.count(". ") + text.count("! ")
+ *            + text.count("? ") + (text[-1] in ".!?") + the full stops of _FULL_STOPS
+ *            when unspaced)
  * Characters are classified with the macros str's own methods use (Py_UNICODE_ISALPHA
  * ...), so the figures cannot differ from the Python loop's.
  *
@@ -22,9 +27,31 @@
  * operation): appended to each block's list of ``own``. ``names``: the tuple of name
  * lists of CONTENT_NAMES' prefixes, in order; ``ratios``, ``counts``: the thresholds
  * with -inf first (``_below``); a value's name is names[bisect_right(below, v) - 1].
+ *
+ * feature_sums(own, index, weights, out): each block's sum of the weight rows of its
+ * features (``Scorer.sums`` in crf.py, whose numpy fallback it replaces): out[i] =
+ * weights[0] + the rows index[f] (0 for a feature not in ``index``) of own[i]'s
+ * features, added in the order numpy's ``add.reduceat`` adds them (its pairwise
+ * summation, :c:func:`pairwise`), so the sums are the same to the last bit.
+ * ``weights``, ``out``: C-contiguous float64 buffers of as many columns; ``out`` has a
+ * row per block.
+ *
+ * contexts(sources, body, marks, td_tags, div_tags, empty) -> list: the context of
+ * each source element (``empty`` for None), each element's computed once from its
+ * parent's, as ``_python_contexts`` in features.py (the Python fallback it replaces,
+ * step for step): ``marks`` is features.py's ``_marks``, ``td_tags`` and ``div_tags``
+ * the frozensets ``_TD`` and ``_DIVS``, ``empty`` the context ``_NO_CONTEXT`` of an
+ * element outside ``body`` (and of ``body`` itself).
+ *
+ * link_letters(sources, body, a_tag) -> dict: the letters and digits (str.isalnum) of
+ * the text of each link of ``body`` (``a_tag`` elements with an ``href`` or an
+ * ``onclick``) added up per nearest ancestor-or-self in ``sources``, as
+ * ``_python_link_letters`` in features.py (the Python fallback it replaces, step for
+ * step).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
 static PyObject *SPACE;  /* " " */
 
@@ -66,19 +93,50 @@ in_set(PyObject *chars, Py_UCS4 ch)
     return PyUnicode_FindChar(chars, ch, 0, PyUnicode_GET_LENGTH(chars), 1) >= 0;
 }
 
-/* s.strip(chars): a new reference */
-static PyObject *
-strip(PyObject *s, PyObject *chars)
+/* is ``ch`` of a script written without spaces (the ranges of _UNSPACED in features.py)? */
+static int
+is_unspaced(Py_UCS4 ch)
 {
+    return (ch >= 0x0E00 && ch <= 0x0EFF) || (ch >= 0x1000 && ch <= 0x109F) || (ch >= 0x1780 && ch <= 0x17FF)
+        || (ch >= 0x3040 && ch <= 0x30FF) || (ch >= 0x3400 && ch <= 0x4DBF) || (ch >= 0x4E00 && ch <= 0x9FFF)
+        || (ch >= 0xF900 && ch <= 0xFAFF);
+}
+
+/* [t.strip(chars) for t in s.split()]: each white-space token of ``s`` with the
+   characters of ``chars`` stripped from its ends (empty ones kept), one substring each */
+static PyObject *
+stripped_tokens(PyObject *s, PyObject *chars)
+{
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     int kind = PyUnicode_KIND(s);
     const void *data = PyUnicode_DATA(s);
-    Py_ssize_t i = 0, j = n;
-    while (i < j && in_set(chars, PyUnicode_READ(kind, data, i)))
-        i++;
-    while (j > i && in_set(chars, PyUnicode_READ(kind, data, j - 1)))
-        j--;
-    return PyUnicode_Substring(s, i, j);
+    Py_ssize_t k = 0;
+    while (k < n) {
+        while (k < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, k)))
+            k++;
+        if (k == n)
+            break;
+        Py_ssize_t end = k;
+        while (end < n && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end)))
+            end++;
+        Py_ssize_t i = k, j = end;
+        while (i < j && in_set(chars, PyUnicode_READ(kind, data, i)))
+            i++;
+        while (j > i && in_set(chars, PyUnicode_READ(kind, data, j - 1)))
+            j--;
+        PyObject *t = PyUnicode_Substring(s, i, j);
+        if (t == NULL || PyList_Append(out, t) < 0) {
+            Py_XDECREF(t);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(t);
+        k = end;
+    }
+    return out;
 }
 
 static PyObject *
@@ -87,7 +145,7 @@ text_facts(PyObject *self, PyObject *args)
     PyObject *raw, *chars;
     if (!PyArg_ParseTuple(args, "UU", &raw, &chars))
         return NULL;
-    PyObject *toks = NULL, *text = NULL, *lower = NULL, *lowers = NULL, *stripped = NULL;
+    PyObject *toks = NULL, *text = NULL, *lower = NULL, *stripped = NULL;
     toks = PyUnicode_Split(raw, NULL, -1);
     if (toks == NULL)
         goto error;
@@ -97,27 +155,18 @@ text_facts(PyObject *self, PyObject *args)
     lower = PyObject_CallMethod(text, "lower", NULL);
     if (lower == NULL)
         goto error;
-    lowers = PyUnicode_Split(lower, NULL, -1);
-    if (lowers == NULL)
-        goto error;
-    Py_ssize_t n_lowers = PyList_GET_SIZE(lowers);
-    stripped = PyList_New(n_lowers);
+    stripped = stripped_tokens(lower, chars);
     if (stripped == NULL)
         goto error;
-    for (Py_ssize_t k = 0; k < n_lowers; k++) {
-        PyObject *t = strip(PyList_GET_ITEM(lowers, k), chars);
-        if (t == NULL)
-            goto error;
-        PyList_SET_ITEM(stripped, k, t);
-    }
-    Py_CLEAR(lowers);
 
-    Py_ssize_t alpha = 0, digits = 0, upper = 0, alnum = 0;
+    Py_ssize_t alpha = 0, digits = 0, upper = 0, alnum = 0, unspaced = 0, full_stops = 0, stops = 0;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    for (Py_ssize_t i = 0; i < n; i++) {
+    Py_UCS4 prev = 0;
+    for (Py_ssize_t i = 0; i < n; prev = PyUnicode_READ(kind, data, i), i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        stops += ch == ' ' && (prev == '.' || prev == '!' || prev == '?');
         if (ch < 128) {  /* what the macros give for ASCII, without their table look-ups */
             int is_up = ch >= 'A' && ch <= 'Z', is_alpha = is_up || (ch >= 'a' && ch <= 'z');
             int is_digit = ch >= '0' && ch <= '9';
@@ -131,6 +180,15 @@ text_facts(PyObject *self, PyObject *args)
         digits += Py_UNICODE_ISDIGIT(ch) != 0;
         upper += Py_UNICODE_ISUPPER(ch) != 0;
         alnum += Py_UNICODE_ISALNUM(ch) != 0;
+        unspaced += is_unspaced(ch);
+        full_stops += ch == 0x3002 || ch == 0xFF01 || ch == 0xFF1F || ch == 0xFF61;
+    }
+    Py_ssize_t words = PyList_GET_SIZE(toks) + unspaced / 2, sentences = 0;
+    if (words) {
+        Py_UCS4 last = PyUnicode_READ(kind, data, n - 1);
+        sentences = stops + (unspaced ? full_stops : 0) + (last == '.' || last == '!' || last == '?');
+        if (sentences < 1)
+            sentences = 1;
     }
     Py_ssize_t upper_initial = 0, all_upper = 0, with_digit = 0;
     Py_ssize_t n_toks = PyList_GET_SIZE(toks);
@@ -143,13 +201,12 @@ text_facts(PyObject *self, PyObject *args)
         if (digits)
             with_digit += has_digit(t);
     }
-    return Py_BuildValue("(NNNNnnnnnnn)", text, lower, toks, stripped, alpha, digits, upper, alnum,
-                         upper_initial, all_upper, with_digit);
+    return Py_BuildValue("(NNNNnnnnnnnnn)", text, lower, toks, stripped, alpha, digits, upper, alnum,
+                         upper_initial, all_upper, with_digit, words, sentences);
 error:
     Py_XDECREF(toks);
     Py_XDECREF(text);
     Py_XDECREF(lower);
-    Py_XDECREF(lowers);
     Py_XDECREF(stripped);
     return NULL;
 }
@@ -349,6 +406,452 @@ error:
     return NULL;
 }
 
+/* numpy's pairwise summation (DOUBLE_pairwise_sum of numpy/_core/src/umath/loops_utils.h.src)
+   of column ``col`` of the rows ``ids[0..n)`` of ``w`` (``cols`` columns) */
+static double
+pairwise(const double *w, Py_ssize_t cols, const Py_ssize_t *ids, Py_ssize_t n, Py_ssize_t col)
+{
+    if (n < 8) {
+        double res = 0.;
+        for (Py_ssize_t i = 0; i < n; i++)
+            res += w[ids[i] * cols + col];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8], res;
+        Py_ssize_t i;
+        for (int j = 0; j < 8; j++)
+            r[j] = w[ids[j] * cols + col];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++)
+                r[j] += w[ids[i + j] * cols + col];
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            res += w[ids[i] * cols + col];
+        return res;
+    }
+    Py_ssize_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise(w, cols, ids, n2, col) + pairwise(w, cols, ids + n2, n - n2, col);
+}
+
+/* a C-contiguous 2-D float64 buffer of ``obj`` (writable with ``writable``), or -1 */
+static int
+matrix(PyObject *obj, Py_buffer *view, int writable)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    if (view->ndim != 2 || view->itemsize != sizeof(double) || view->format == NULL || strcmp(view->format, "d")) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_TypeError, "expected a C-contiguous 2-D float64 array");
+        return -1;
+    }
+    return 0;
+}
+
+/* the weight rows of the features of ``feats`` (a list of str) into ``ids``: 0 for a
+   feature not in ``index`` or a row out of range; -1 on an error */
+static int
+rows_of(PyObject *feats, PyObject *index, Py_ssize_t n_rows, Py_ssize_t *ids)
+{
+    Py_ssize_t n = PyList_GET_SIZE(feats);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *row = PyDict_GetItemWithError(index, PyList_GET_ITEM(feats, k));
+        Py_ssize_t r = 0;
+        if (row != NULL) {
+            r = PyLong_AsSsize_t(row);
+            if (r == -1 && PyErr_Occurred())
+                return -1;
+            if (r < 0 || r >= n_rows) {
+                PyErr_SetString(PyExc_ValueError, "a feature's row is outside the weights");
+                return -1;
+            }
+        } else if (PyErr_Occurred())
+            return -1;
+        ids[k] = r;
+    }
+    return 0;
+}
+
+static PyObject *
+feature_sums(PyObject *self, PyObject *args)
+{
+    PyObject *own, *index, *weights_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "O!O!OO", &PyList_Type, &own, &PyDict_Type, &index, &weights_obj, &out_obj))
+        return NULL;
+    Py_buffer wv, ov;
+    if (matrix(weights_obj, &wv, 0) < 0)
+        return NULL;
+    if (matrix(out_obj, &ov, 1) < 0) {
+        PyBuffer_Release(&wv);
+        return NULL;
+    }
+    Py_ssize_t m = PyList_GET_SIZE(own), cols = wv.shape[1], n_rows = wv.shape[0];
+    const double *w = wv.buf;
+    double *o = ov.buf;
+    Py_ssize_t *ids = NULL, cap = 0;
+    PyObject *result = NULL;
+    if (ov.shape[0] != m || ov.shape[1] != cols || n_rows < 1) {
+        PyErr_SetString(PyExc_ValueError, "out must have a row per block and the weights' columns");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *feats = PyList_GET_ITEM(own, i);
+        if (!PyList_Check(feats)) {
+            PyErr_SetString(PyExc_TypeError, "own must hold lists");
+            goto done;
+        }
+        Py_ssize_t n = PyList_GET_SIZE(feats);
+        if (n > cap) {
+            PyMem_Free(ids);
+            cap = 2 * n;
+            if ((ids = PyMem_New(Py_ssize_t, cap)) == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+        if (rows_of(feats, index, n_rows, ids) < 0)
+            goto done;
+        for (Py_ssize_t c = 0; c < cols; c++)  /* reduceat: the first row (0), plus the rest */
+            o[i * cols + c] = w[c] + pairwise(w, cols, ids, n, c);
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(ids);
+    PyBuffer_Release(&wv);
+    PyBuffer_Release(&ov);
+    return result;
+}
+
+static PyObject *GETPARENT, *GET, *TAG, *CLASS, *ID;
+
+/* ``t + (x,)``: a new reference */
+static PyObject *
+tuple_plus(PyObject *t, PyObject *x)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(t);
+    PyObject *out = PyTuple_New(n + 1);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++)
+        PyTuple_SET_ITEM(out, k, Py_NewRef(PyTuple_GET_ITEM(t, k)));
+    PyTuple_SET_ITEM(out, n, Py_NewRef(x));
+    return out;
+}
+
+/* ``above + marks[:1] + tuple(m for m in marks[1:] if m not in above)``: the
+   container features of a chain (a vocabulary word counts once however many
+   ancestors carry it; marks[0], container.<tag>, each time); a new reference */
+static PyObject *
+inherited_marks(PyObject *above, PyObject *marks)
+{
+    Py_ssize_t na = PyTuple_GET_SIZE(above), nm = PyTuple_GET_SIZE(marks);
+    PyObject *out = PyTuple_New(na + nm);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t n = 0;
+    for (Py_ssize_t k = 0; k < na; k++)
+        PyTuple_SET_ITEM(out, n++, Py_NewRef(PyTuple_GET_ITEM(above, k)));
+    for (Py_ssize_t k = 0; k < nm; k++) {
+        PyObject *m = PyTuple_GET_ITEM(marks, k);
+        if (k > 0) {
+            int in = PySequence_Contains(above, m);
+            if (in < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            if (in)
+                continue;
+        }
+        PyTuple_SET_ITEM(out, n++, Py_NewRef(m));
+    }
+    if (n < na + nm && _PyTuple_Resize(&out, n) < 0)
+        return NULL;
+    return out;
+}
+
+/* the context of ``el`` from its parent's ``parent`` (``_child_context`` in
+   features.py): a new reference */
+static PyObject *
+child_context(PyObject *parent, PyObject *el, PyObject *marks_fn, PyObject *td_tags, PyObject *div_tags)
+{
+    if (!PyTuple_Check(parent) || PyTuple_GET_SIZE(parent) != 7) {
+        PyErr_SetString(PyExc_TypeError, "a context is a tuple of 7");
+        return NULL;
+    }
+    PyObject *chain = PyTuple_GET_ITEM(parent, 0), *names = PyTuple_GET_ITEM(parent, 1);
+    PyObject *above = PyTuple_GET_ITEM(parent, 2), *div = PyTuple_GET_ITEM(parent, 5);
+    PyObject *td = PyTuple_GET_ITEM(parent, 6);
+    PyObject *tag_obj = NULL, *cls = NULL, *id = NULL, *r = NULL, *out = NULL;
+    if ((tag_obj = PyObject_GetAttr(el, TAG)) == NULL || (cls = PyObject_CallMethodOneArg(el, GET, CLASS)) == NULL
+            || (id = PyObject_CallMethodOneArg(el, GET, ID)) == NULL)
+        goto done;
+    r = PyObject_CallFunctionObjArgs(marks_fn, tag_obj, cls, id, NULL);
+    if (r == NULL)
+        goto done;
+    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3 || !PyTuple_Check(PyTuple_GET_ITEM(r, 1))
+            || !PyTuple_Check(chain) || !PyTuple_Check(names) || !PyTuple_Check(above)) {
+        PyErr_SetString(PyExc_TypeError, "unexpected marks or context");
+        goto done;
+    }
+    PyObject *tag = PyTuple_GET_ITEM(r, 0);
+    int is_td = PySet_Contains(td_tags, tag), is_div = PySet_Contains(div_tags, tag);
+    if (is_td < 0 || is_div < 0)
+        goto done;
+    out = PyTuple_New(7);
+    if (out == NULL)
+        goto done;
+    PyTuple_SET_ITEM(out, 0, tuple_plus(chain, el));
+    PyTuple_SET_ITEM(out, 1, tuple_plus(names, tag));
+    PyTuple_SET_ITEM(out, 2, inherited_marks(above, PyTuple_GET_ITEM(r, 1)));
+    PyTuple_SET_ITEM(out, 3, Py_NewRef(above));
+    PyTuple_SET_ITEM(out, 4, Py_NewRef(PyTuple_GET_ITEM(r, 2)));
+    PyTuple_SET_ITEM(out, 5, Py_NewRef(is_div ? el : div));
+    PyTuple_SET_ITEM(out, 6, Py_NewRef(is_td ? el : td));
+    for (int k = 0; k < 3; k++)
+        if (PyTuple_GET_ITEM(out, k) == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+done:
+    Py_XDECREF(tag_obj);
+    Py_XDECREF(cls);
+    Py_XDECREF(id);
+    Py_XDECREF(r);
+    return out;
+}
+
+/* the context of ``el`` (a borrowed reference, held by ``cache``), computed with those
+   of its ancestors that ``cache`` does not hold yet (``_python_contexts`` in features.py) */
+static PyObject *
+element_context(PyObject *el, PyObject *body, PyObject *cache, PyObject *marks_fn, PyObject *td_tags,
+                PyObject *div_tags, PyObject *empty)
+{
+    PyObject *c = PyDict_GetItemWithError(cache, el);
+    if (c != NULL || PyErr_Occurred())
+        return c;
+    PyObject *below = PyList_New(0);  /* el and its ancestors without a context yet, upwards */
+    if (below == NULL)
+        return NULL;
+    Py_INCREF(el);
+    while (c == NULL) {
+        PyObject *parent = PyObject_CallMethodNoArgs(el, GETPARENT);
+        if (parent == NULL)
+            goto error;
+        if (parent == Py_None || el == body) {
+            Py_DECREF(parent);
+            if (PyDict_SetItem(cache, el, empty) < 0)
+                goto error;
+            c = empty;
+            break;
+        }
+        if (PyList_Append(below, el) < 0) {
+            Py_DECREF(parent);
+            goto error;
+        }
+        Py_SETREF(el, parent);
+        c = PyDict_GetItemWithError(cache, el);
+        if (c == NULL && PyErr_Occurred())
+            goto error;
+    }
+    Py_DECREF(el);
+    for (Py_ssize_t k = PyList_GET_SIZE(below) - 1; k >= 0; k--) {
+        PyObject *child = PyList_GET_ITEM(below, k);
+        PyObject *made = child_context(c, child, marks_fn, td_tags, div_tags);
+        if (made == NULL || PyDict_SetItem(cache, child, made) < 0) {
+            Py_XDECREF(made);
+            Py_DECREF(below);
+            return NULL;
+        }
+        Py_DECREF(made);  /* the cache holds it */
+        c = made;
+    }
+    Py_DECREF(below);
+    return c;
+error:
+    Py_DECREF(el);
+    Py_DECREF(below);
+    return NULL;
+}
+
+static PyObject *
+contexts(PyObject *self, PyObject *args)
+{
+    PyObject *sources, *body, *marks_fn, *td_tags, *div_tags, *empty;
+    if (!PyArg_ParseTuple(args, "O!OOO!O!O!", &PyList_Type, &sources, &body, &marks_fn, &PyFrozenSet_Type, &td_tags,
+                          &PyFrozenSet_Type, &div_tags, &PyTuple_Type, &empty))
+        return NULL;
+    PyObject *cache = PyDict_New();
+    if (cache == NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(sources);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        goto error;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *el = PyList_GET_ITEM(sources, i);
+        PyObject *c = el == Py_None ? empty
+                      : element_context(el, body, cache, marks_fn, td_tags, div_tags, empty);
+        if (c == NULL)
+            goto error;
+        PyList_SET_ITEM(out, i, Py_NewRef(c));
+    }
+    Py_DECREF(cache);
+    return out;
+error:
+    Py_XDECREF(out);
+    Py_DECREF(cache);
+    return NULL;
+}
+
+static PyObject *ITER, *ITERTEXT, *HREF, *ONCLICK;
+
+/* the str.isalnum characters of the texts of ``el.itertext()``, or -1 */
+static Py_ssize_t
+text_alnum(PyObject *el)
+{
+    PyObject *texts = PyObject_CallMethodNoArgs(el, ITERTEXT);
+    if (texts == NULL)
+        return -1;
+    PyObject *it = PyObject_GetIter(texts);
+    Py_DECREF(texts);
+    if (it == NULL)
+        return -1;
+    Py_ssize_t n = 0;
+    PyObject *t;
+    while ((t = PyIter_Next(it)) != NULL) {
+        if (!PyUnicode_Check(t)) {
+            Py_DECREF(t);
+            Py_DECREF(it);
+            PyErr_SetString(PyExc_TypeError, "itertext gave a non-string");
+            return -1;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(t);
+        int kind = PyUnicode_KIND(t);
+        const void *data = PyUnicode_DATA(t);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+            n += ch < 128 ? ((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'))
+                          : Py_UNICODE_ISALNUM(ch) != 0;
+        }
+        Py_DECREF(t);
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : n;
+}
+
+/* is ``a`` a link (an ``href`` or an ``onclick``)? -1 on an error */
+static int
+is_link(PyObject *a)
+{
+    PyObject *names[2] = {HREF, ONCLICK};
+    for (int k = 0; k < 2; k++) {
+        PyObject *v = PyObject_CallMethodOneArg(a, GET, names[k]);
+        if (v == NULL)
+            return -1;
+        int found = v != Py_None;
+        Py_DECREF(v);
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
+/* the source in ``sources`` that ``a`` belongs to (a borrowed reference, None for none;
+   NULL on an error): its nearest ancestor-or-self in ``sources``, each element walked
+   noted in ``owner`` */
+static PyObject *
+link_owner(PyObject *a, PyObject *sources, PyObject *owner)
+{
+    PyObject *walked = PyList_New(0);
+    if (walked == NULL)
+        return NULL;
+    PyObject *found = Py_None, *el = Py_NewRef(a);
+    while (el != Py_None) {
+        PyObject *known = PyDict_GetItemWithError(owner, el);
+        if (known != NULL) {
+            found = known;
+            break;
+        }
+        if (PyErr_Occurred() || PyList_Append(walked, el) < 0)
+            goto error;
+        int in = PySet_Contains(sources, el);
+        if (in < 0)
+            goto error;
+        if (in) {
+            found = el;  /* walked holds it */
+            break;
+        }
+        PyObject *parent = PyObject_CallMethodNoArgs(el, GETPARENT);
+        if (parent == NULL)
+            goto error;
+        Py_SETREF(el, parent);
+    }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(walked); k++)
+        if (PyDict_SetItem(owner, PyList_GET_ITEM(walked, k), found) < 0)
+            goto error;
+    Py_DECREF(el);
+    Py_DECREF(walked);  /* found: held by owner (or None) */
+    return found;
+error:
+    Py_DECREF(el);
+    Py_DECREF(walked);
+    return NULL;
+}
+
+static PyObject *
+link_letters(PyObject *self, PyObject *args)
+{
+    PyObject *source_list, *body, *a_tag;
+    if (!PyArg_ParseTuple(args, "O!OU", &PyList_Type, &source_list, &body, &a_tag))
+        return NULL;
+    PyObject *sources = NULL, *owner = NULL, *out = NULL, *links = NULL, *it = NULL, *a = NULL;
+    if ((sources = PySet_New(source_list)) == NULL || (owner = PyDict_New()) == NULL || (out = PyDict_New()) == NULL
+            || (links = PyObject_CallMethodOneArg(body, ITER, a_tag)) == NULL || (it = PyObject_GetIter(links)) == NULL)
+        goto error;
+    while ((a = PyIter_Next(it)) != NULL) {
+        int link = is_link(a);
+        if (link < 0)
+            goto error;
+        if (link) {
+            PyObject *found = link_owner(a, sources, owner);
+            if (found == NULL)
+                goto error;
+            if (found != Py_None) {
+                Py_ssize_t n = text_alnum(a);
+                if (n < 0)
+                    goto error;
+                PyObject *before = PyDict_GetItemWithError(out, found);
+                if (before == NULL && PyErr_Occurred())
+                    goto error;
+                Py_ssize_t total = n + (before != NULL ? PyLong_AsSsize_t(before) : 0);
+                PyObject *v = PyLong_FromSsize_t(total);
+                if (v == NULL || PyDict_SetItem(out, found, v) < 0) {
+                    Py_XDECREF(v);
+                    goto error;
+                }
+                Py_DECREF(v);
+            }
+        }
+        Py_CLEAR(a);
+    }
+    if (PyErr_Occurred())
+        goto error;
+    Py_DECREF(it);
+    Py_DECREF(links);
+    Py_DECREF(owner);
+    Py_DECREF(sources);
+    return out;
+error:
+    Py_XDECREF(a);
+    Py_XDECREF(it);
+    Py_XDECREF(links);
+    Py_XDECREF(out);
+    Py_XDECREF(owner);
+    Py_XDECREF(sources);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
      "text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum, "
@@ -356,6 +859,15 @@ static PyMethodDef methods[] = {
     {"content", content, METH_VARARGS,
      "content(own, facts, stop, names, ratios, counts, end_stop): the content family up to end.*, "
      "see kitten/boilerplate/features.py"},
+    {"feature_sums", feature_sums, METH_VARARGS,
+     "feature_sums(own, index, weights, out): each block's sum of its features' weight rows, "
+     "as numpy's add.reduceat adds them, see Scorer.sums in kitten/boilerplate/crf.py"},
+    {"contexts", contexts, METH_VARARGS,
+     "contexts(sources, body, marks, td_tags, div_tags, empty) -> list: each source element's context, "
+     "see _python_contexts in kitten/boilerplate/features.py"},
+    {"link_letters", link_letters, METH_VARARGS,
+     "link_letters(sources, body, a_tag) -> dict: letters inside links per source element, "
+     "see _python_link_letters in kitten/boilerplate/features.py"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -368,6 +880,13 @@ PyInit__facts(void)
 {
     SPACE = PyUnicode_InternFromString(" ");
     if (SPACE == NULL)
+        return NULL;
+    if ((GETPARENT = PyUnicode_InternFromString("getparent")) == NULL || (GET = PyUnicode_InternFromString("get")) == NULL
+            || (TAG = PyUnicode_InternFromString("tag")) == NULL || (CLASS = PyUnicode_InternFromString("class")) == NULL
+            || (ID = PyUnicode_InternFromString("id")) == NULL || (ITER = PyUnicode_InternFromString("iter")) == NULL
+            || (ITERTEXT = PyUnicode_InternFromString("itertext")) == NULL
+            || (HREF = PyUnicode_InternFromString("href")) == NULL
+            || (ONCLICK = PyUnicode_InternFromString("onclick")) == NULL)
         return NULL;
     for (int k = 0; k < N_ATTRS; k++)
         if ((ATTRS[k] = PyUnicode_InternFromString(ATTR_NAMES[k])) == NULL)

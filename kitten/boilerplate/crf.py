@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
 
-from kitten.boilerplate.features import FeatureSettings
+from kitten.boilerplate.features import FeatureSettings, _facts
 from kitten.resources import classifiers_dir
 
 MODEL_NAME = "boilerplate.crfsuite"
@@ -60,7 +60,7 @@ class Scorer:
     feature name has one row: its own weights, then its
     weights as a neighbour's feature (``-1:name``, ``+1:name``; none for the page-wide
     features, which the neighbours never see), so a block's own list is looked up once
-    and a page's blocks are summed in one vectorized call (numpy). Weights as
+    and a page's blocks are summed in one call (:meth:`sums`: in C, else numpy). Weights as
     ``Tagger.info()`` reads them (6 decimals; the tests compare the marginals with
     CRFsuite's)."""
 
@@ -100,11 +100,15 @@ class Scorer:
         for (a, b), weight in info.transitions.items():
             self.trans[pos[a], pos[b]] = weight
 
-    def unary(self, own: list[list[str]]):
-        """The state scores (blocks x labels) of the blocks whose own features are ``own``."""
+    def sums(self, own: list[list[str]]):
+        """Each block's sum of the weight rows of its features (blocks x columns): in C
+        (``_facts.feature_sums``, the same sums to the last bit) when the extension is
+        built, else the rows taken and added by numpy."""
         np = numpy()
-        m = len(own)
-        n = len(self.labels)
+        if _facts is not None:
+            out = np.zeros((len(own), self.weights.shape[1]))
+            _facts.feature_sums(own, self.index, self.weights, out)
+            return out
         get = self.index.get
         # each block's rows, after a leading zero row (so that an empty list sums to zero)
         ids: list[int] = []
@@ -113,7 +117,13 @@ class Scorer:
             starts.append(len(ids))
             ids.append(0)
             ids.extend(map(get, feats, repeat(0)))
-        sums = np.add.reduceat(self.weights.take(ids, axis=0), starts, axis=0)
+        return np.add.reduceat(self.weights.take(ids, axis=0), starts, axis=0)
+
+    def unary(self, own: list[list[str]]):
+        """The state scores (blocks x labels) of the blocks whose own features are ``own``."""
+        m = len(own)
+        n = len(self.labels)
+        sums = self.sums(own)
         unary = sums[:, :n] + self.bias
         for w, d in enumerate(self.window, 1):
             band = sums[:, w * n:(w + 1) * n]
@@ -163,7 +173,7 @@ def _scan(mats, np, left: bool):
     while d < len(out):
         new = out[d:] @ out[:-d] if left else out[:-d] @ out[d:]
         new /= new.max(axis=(1, 2), keepdims=True)
-        out = np.concatenate((out[:d], new))
+        out[d:] = new
         d *= 2
     return out
 

@@ -205,6 +205,8 @@ _MONTH = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")  # on lo
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights reserved", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•·»>■□◦▪‣–—|]|\d{1,2}[.)]\s)")
+#: the first characters of the texts :data:`_BULLET` matches (but digits and white space)
+_BULLET_FIRST = frozenset("-*•·»>■□◦▪‣–—|")
 _STRIP = ".,;:!?\"'()[]«»“”‘’"
 #: sentence ends of scripts written without spaces
 _FULL_STOPS = ("。", "！", "？", "｡")
@@ -269,41 +271,44 @@ _DIVS = frozenset(("div", "section", "article", "main", "td", "body", "form", "c
 _NO_CONTEXT: tuple = ((), (), (), (), (), None, None)
 
 
-class _Tree:
-    """Per-element facts, each computed once from the parent's (:meth:`context`)."""
+def block_contexts(blocks: list[Block], body) -> list[tuple]:
+    """``(chain, names, inherited, above, own, div, td)`` of each block's source element
+    (:data:`_NO_CONTEXT` for a block without one): the elements from ``body`` (excluded)
+    down to it (included) and their original names; the ``container.*`` features of
+    that chain, with and without the element's own; its class/id features (not its
+    ``container.<tag>``); the nearest ``div``-like and ``td``/``th`` element of the chain
+    (``None`` when there is none). Each element's context is computed once, from its
+    parent's (:func:`_child_context`): in C (``_facts.contexts``) when the extension is
+    built, else :func:`_python_contexts`, the same tuples."""
+    sources = [b.source for b in blocks]
+    if _facts is not None:
+        return _facts.contexts(sources, body, _marks, _TD, _DIVS, _NO_CONTEXT)
+    return _python_contexts(sources, body)
 
-    __slots__ = ("contexts", "body")
 
-    def __init__(self, body):
-        self.contexts: dict = {}
-        self.body = body
-
-    def context(self, el) -> tuple:
-        """``(chain, names, inherited, above, own, div, td)`` of ``el``: the elements
-        from ``body`` (excluded) down to ``el`` (included) and their original names;
-        the ``container.*`` features of that chain, with and without ``el``'s own;
-        ``el``'s class/id features (not its ``container.<tag>``); the nearest
-        ``div``-like and ``td``/``th`` element of the chain (``None`` when there is none)."""
-        contexts = self.contexts
-        c = contexts.get(el)
-        if c is not None:
-            return c
+def _python_contexts(sources: list, body) -> list[tuple]:
+    """:func:`block_contexts` in Python, of the source elements ``sources`` (or ``None``)."""
+    cache: dict = {}
+    out = []
+    for el in sources:
+        c = _NO_CONTEXT if el is None else cache.get(el)
         below: list = []  # el and its ancestors without a context yet, upwards
         while c is None:
             parent = el.getparent()
-            if parent is None or el is self.body:
-                c = contexts[el] = _NO_CONTEXT
+            if parent is None or el is body:
+                c = cache[el] = _NO_CONTEXT
                 break
             below.append(el)
             el = parent
-            c = contexts.get(el)
+            c = cache.get(el)
         for el in reversed(below):
-            c = contexts[el] = _child_context(c, el)
-        return c
+            c = cache[el] = _child_context(c, el)
+        out.append(c)
+    return out
 
 
 def _child_context(parent: tuple, el) -> tuple:
-    """The context (:meth:`_Tree.context`) of ``el`` from its parent's."""
+    """The context (:func:`block_contexts`) of ``el`` from its parent's."""
     chain, names, above, _, _, div, td = parent
     tag, marks, own = _marks(el.tag, el.get("class"), el.get("id"))
     if tag in _TD:
@@ -413,21 +418,35 @@ def token_counts(text: str, toks: list[str], upper: int, digits: int) -> tuple[i
 
 def text_facts(raw: str) -> tuple:
     """``(text, lower, toks, stripped, alpha, digits, upper, alnum, upper_initial,
-    all_upper, with_digit)`` of a block's text ``raw``: its white-space tokens joined by
-    single spaces, lower-cased; the tokens, and those of ``lower`` with the punctuation
-    of :data:`_STRIP` stripped from their ends (stop-word candidates, empty ones kept);
-    the characters of ``text`` that are letters, digits, upper-case, letters or digits
-    (:func:`char_counts`); the tokens with an upper-case first character, upper-case
-    (``str.isupper``), with a digit (:func:`token_counts`). In C (``_facts.c``) when
-    the extension is built, the same values."""
+    all_upper, with_digit, words, sentences)`` of a block's text ``raw``: its white-space
+    tokens joined by single spaces, lower-cased; the tokens, and those of ``lower`` with
+    the punctuation of :data:`_STRIP` stripped from their ends (stop-word candidates,
+    empty ones kept); the characters of ``text`` that are letters, digits, upper-case,
+    letters or digits (:func:`char_counts`); the tokens with an upper-case first
+    character, upper-case (``str.isupper``), with a digit (:func:`token_counts`); its
+    words (:func:`word_count`) and sentences (:func:`_sentences`). In C (``_facts.c``)
+    when the extension is built, the same values."""
     if _facts is not None:
         return _facts.text_facts(raw, _STRIP)
     toks = raw.split()
     text = " ".join(toks)
     lower = text.lower()
     alpha, digits, upper, alnum = char_counts(text)
+    unspaced = _unspaced_chars(text) if not text.isascii() else 0
+    words = len(toks) + unspaced // 2
     return (text, lower, toks, list(map(methodcaller("strip", _STRIP), lower.split())), alpha, digits, upper,
-            alnum, *token_counts(text, toks, upper, digits))
+            alnum, *token_counts(text, toks, upper, digits), words, _sentences(text, words, unspaced))
+
+
+def _sentences(text: str, words: int, unspaced: int) -> int:
+    """The sentences of a block's ``text`` (white space collapsed to single spaces) of
+    ``words`` words and ``unspaced`` characters of scripts written without spaces: runs
+    of . ! ? followed by a space or the end, and 。！？ when ``unspaced``; at least 1
+    when it has words."""
+    if not words:
+        return 0
+    ends = sum(map(text.count, _FULL_STOPS)) if unspaced else 0
+    return max(1, text.count(". ") + text.count("! ") + text.count("? ") + ends + (text[-1] in ".!?"))
 
 
 def _names(prefix: str, thresholds: tuple[float, ...]) -> list[str]:
@@ -445,7 +464,7 @@ def _feature_names(R: tuple[float, ...], C: tuple[float, ...], Q: tuple[float, .
                                        "div-group.word-ratio", "td-group.word-ratio", "position",
                                        "link-density")}
     names.update({p: _names(p, C) for p in ("chars", "tokens", "stopwords", "sentences", "sentence-len",
-                                            "duplicate-count", "text-density", "split.br")})
+                                            "duplicate-count", "text-density", "split.br", "region.dist")})
     names.update({p: _names(p, Q) for p in ("quotient.prev", "quotient.next")})
     return names
 
@@ -455,13 +474,23 @@ def _below(thresholds: tuple[float, ...]) -> tuple[float, ...]:
 
 
 def _link_letters(blocks: list[Block], body) -> dict:
-    """Letters inside ``<a href>`` per block source element (links assigned to the
-    nearest ancestor that is a block's source)."""
-    sources = {b.source for b in blocks}
+    """Letters and digits inside ``<a href>`` (or ``onclick``) per block source element
+    (links assigned to the nearest ancestor-or-self that is a block's source): in C
+    (``_facts.link_letters``) when the extension is built, else
+    :func:`_python_link_letters`, the same counts."""
+    if body is None:
+        return {}
+    sources = [b.source for b in blocks]
+    if _facts is not None:
+        return _facts.link_letters(sources, body, _NS + "a")
+    return _python_link_letters(sources, body)
+
+
+def _python_link_letters(sources: list, body) -> dict:
+    """:func:`_link_letters` in Python, of the source elements ``sources``."""
+    sources = set(sources)
     owner: dict = {}
     out: dict = {}
-    if body is None:
-        return out
     for a in body.iter(_NS + "a"):
         if a.get("href") is None and a.get("onclick") is None:
             continue
@@ -525,15 +554,21 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
     """Each block's own features (no neighbours: the gate's scorer adds those): each
     family in turn adds its features to every block's list, in the order of the module
     docstring."""
+    return own_features_and_words(blocks, settings, lang, rules)[0]
+
+
+def own_features_and_words(blocks: list[Block], settings: FeatureSettings = FeatureSettings(), lang: str = "en",
+                           rules: str = "") -> tuple[list[list[str]], list[int]]:
+    """:func:`own_features`, and each block's :func:`word_count` (of its facts: the gate's
+    rules read it too)."""
     if not blocks:
-        return []
+        return [], []
     fam = frozenset(settings.families)
     R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
     root = blocks[0].source.getroottree().getroot() if blocks[0].source is not None else None
     body = root.find(_NS + "body") if root is not None else None
-    tree = _Tree(body)
     links = _link_letters(blocks, body) if ("shallow" in fam or "group" in fam) else {}
-    contexts = [tree.context(b.source) if b.source is not None else _NO_CONTEXT for b in blocks]
+    contexts = block_contexts(blocks, body)
     facts = [_block_facts(b, links) for b in blocks]
     names = _feature_names(R, C, Q)
     own: list[list[str]] = [[] for _ in blocks]
@@ -554,27 +589,17 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
         if "document" in fam:
             _document(own, facts, div_words, td_words, total_words, names, R, C)
     if "page" in fam:
-        for out, marks in zip(own, _landmarks(blocks, facts, contexts, root, C)):
+        for out, marks in zip(own, _landmarks(blocks, facts, contexts, root, names, C)):
             out += marks
     if "shallow" in fam:
         _shallow(own, facts, names, R, C, Q)
-    return own
+    return own, [f.words for f in facts]
 
 
 def _block_facts(b: Block, links: dict) -> _Facts:
     """The :class:`_Facts` of ``b`` (``links``: letters inside links per source element,
     :func:`_link_letters`)."""
-    text, lower, toks, stripped, alpha, digits, upper, letters, ui, au, dg = text_facts(b.text())
-    words = len(toks)
-    ends = 0
-    if not text.isascii():
-        unspaced = _unspaced_chars(text)
-        if unspaced:  # Chinese, Japanese, Thai ...: about one word per two characters (word_count)
-            words += unspaced // 2
-            ends = sum(map(text.count, _FULL_STOPS))
-    # runs of . ! ? followed by a space or the end (white space is single spaces here), and 。！？
-    sentences = max(1, text.count(". ") + text.count("! ") + text.count("? ") + ends
-                    + (text[-1] in ".!?")) if words else 0
+    text, lower, toks, stripped, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(b.text())
     return _Facts(text, lower, toks, stripped, words, min(links.get(b.source, 0), letters), letters, alpha,
                   digits, upper, (ui, au, dg), sentences)
 
@@ -600,7 +625,6 @@ def _splits(own: list[list[str]], blocks: list[Block], contexts: list[tuple], na
     ``split.br=<n>``."""
     Cb = _below(C)
     br_names = names["split.br"]
-    made: dict[tuple, list[str]] = {}  # (closed, opened) -> its features, made once per page
     prev_chain: tuple = ()
     prev_names: tuple = ()
     for out, b, (chain, cnames, _, _, _, _, _) in zip(own, blocks, contexts):
@@ -611,24 +635,23 @@ def _splits(own: list[list[str]], blocks: list[Block], contexts: list[tuple], na
             k = 0
             while k < n_chain and k < len(prev_chain) and chain[k] is prev_chain[k]:
                 k += 1
-        key = (prev_names[k:], cnames[k:])
-        feats = made.get(key)
-        if feats is None:
-            feats = made[key] = _split_names(*key, C)
-        out += feats
+        out += _split_names(prev_names[k:], cnames[k:], C)
         out.append(br_names[bisect_right(Cb, b.inlines.count(BR)) - 1])
         prev_chain, prev_names = chain, cnames
 
 
-def _split_names(closed: tuple[str, ...], opened: tuple[str, ...], C: tuple) -> list[str]:
-    """The ``split.*`` features of the elements ``closed`` and ``opened`` between two blocks."""
+@lru_cache(maxsize=8192)
+def _split_names(closed: tuple[str, ...], opened: tuple[str, ...], C: tuple) -> tuple[str, ...]:
+    """The ``split.*`` features of the elements ``closed`` and ``opened`` between two
+    blocks. A pure function of the names, cached across pages (the same transitions
+    repeat within a page and from page to page of a site)."""
     out = ["split.close." + t for t in closed]
     out += ["split.open." + t for t in opened]
     counts: dict[str, int] = {}
     for t in closed + opened:
         counts[t] = counts.get(t, 0) + 1
     out += [f"split.{t}={bucket(c, C)}" for t, c in counts.items()]
-    return out
+    return tuple(out)
 
 
 #: the bucketed features of :func:`_content_counts`, in the order ``_facts.content`` takes their names
@@ -650,9 +673,11 @@ def _content(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | N
     else:
         _content_counts(own, facts, stop, names, R, C)
     for out, f in zip(own, facts):
-        if _BULLET.match(f.text):
+        first = f.text[:1]
+        if (first in _BULLET_FIRST or first.isdigit() or first.isspace()) and _BULLET.match(f.text):
             out.append("bullet")
-        _patterns(out, f)
+        if f.digits or _PATTERN_CUES.search(f.lower):
+            _patterns(out, f)
 
 
 def _content_counts(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | None, names: dict,
@@ -695,6 +720,11 @@ def _content_counts(own: list[list[str]], facts: list[_Facts], stop: frozenset[s
                    else "begin.digit" if first.isdigit() else "begin.other")
         last = text[-1:]
         out.append("end.stop" if last in _END_STOP else "end.colon" if last in ":：" else "end.other")
+
+
+#: what :func:`_patterns` looks for in a block without digits (in its lower-cased text:
+#: lower-casing keeps these strings and makes none of them), in one search
+_PATTERN_CUES = re.compile(r"://|www|@|©|\(c\)|copyright|rights reserved")
 
 
 def _patterns(out: list[str], f: _Facts) -> None:
@@ -806,7 +836,7 @@ def _first_tokens(facts: list[_Facts], limit: int) -> list[str]:
     return out
 
 
-def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root,
+def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root, names: dict,
                C: tuple[float, ...]) -> list[list[str]]:
     """The ``page`` family: where each block stands against what the page says about
     itself (each block's list; see the module docstring)."""
@@ -856,12 +886,13 @@ def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], 
             elif last is not None:
                 dist[i] = min(dist[i], abs(i - last))
     first = inside.index(True) if True in inside else n
+    Cb, dist_names = _below(C), names["region.dist"]
     for i in range(n):
         if inside[i]:
             out[i].append("region.in")
         else:
-            out[i].append(f"region.{'before' if i < first else 'after'}")
-            out[i].append(f"region.dist={bucket(dist[i], C)}")
+            out[i].append("region.before" if i < first else "region.after")
+            out[i].append(dist_names[bisect_right(Cb, dist[i]) - 1])
     return out
 
 
@@ -914,13 +945,11 @@ def prose_region(blocks: list[Block]) -> list[bool] | None:
         return None
     root = blocks[0].source.getroottree().getroot()
     body = root.find(_NS + "body")
-    tree = _Tree(body)
     links = _link_letters(blocks, body)
     chains, words, density, outside = [], [], [], []
-    for b in blocks:
+    for b, context in zip(blocks, block_contexts(blocks, body)):
         text = b.text()
         letters = sum(map(str.isalnum, text))
-        context = tree.context(b.source)
         chains.append(context[0])
         outside.append(not NOT_MAIN.isdisjoint(context[2]))
         words.append(word_count(text))
