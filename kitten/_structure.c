@@ -29,7 +29,8 @@ static const char XHTML_NS[] = "http://www.w3.org/1999/xhtml";
 
 /* ---- the name table ------------------------------------------------------------- */
 enum {
-    F_BLOCK = 1, F_CONTAINER = 2, F_GROUP = 4, F_BANNER = 8, F_ANNOTATION = 16
+    F_BLOCK = 1, F_CONTAINER = 2, F_GROUP = 4, F_BANNER = 8, F_ANNOTATION = 16,
+    F_UNLOGGED = 32 /* skipped for a reason the walker does not record (script, style ...) */
 };
 #define SLOTS 1024 /* a power of two, well over the number of names */
 
@@ -442,8 +443,9 @@ static int start(state *s, xmlNode *node, PyObject *original_fn) {
         if (!display) { Py_XDECREF(keep_style); goto done; }
         if (display == Py_None) Py_CLEAR(display);
     }
-    if (le && le->skipped) { reason = le->skipped; Py_INCREF(reason); }
-    else if (oe && oe != le && oe->skipped) { reason = oe->skipped; Py_INCREF(reason); }
+    int unlogged = 0;
+    if (le && le->skipped) { reason = le->skipped; Py_INCREF(reason); unlogged = lflags & F_UNLOGGED; }
+    else if (oe && oe != le && oe->skipped) { reason = oe->skipped; Py_INCREF(reason); unlogged = oflags & F_UNLOGGED; }
     if (!reason) {
         if (display && PyUnicode_CompareWithASCIIString(display, "none") == 0) {
             reason = PyUnicode_FromString("hidden");
@@ -463,11 +465,13 @@ static int start(state *s, xmlNode *node, PyObject *original_fn) {
         Py_XDECREF(keep_id);
     }
     if (reason) {
-        if (!el) el = proxy(s, node);
-        if (!el) goto done;
-        PyObject *r = PyObject_CallFunctionObjArgs(s->remove, el, reason, NULL);
-        if (!r) goto done;
-        Py_DECREF(r);
+        if (!unlogged) {
+            if (!el) el = proxy(s, node);
+            if (!el) goto done;
+            PyObject *r = PyObject_CallFunctionObjArgs(s->remove, el, reason, NULL);
+            if (!r) goto done;
+            Py_DECREF(r);
+        }
         context c = {node, 0, 1, L_OTHER, NULL, NULL, group};
         result = push_ctx(s, c) < 0 ? -1 : 0;
         goto done;

@@ -113,6 +113,25 @@ def letters_python(el) -> int:
     return n
 
 
+#: how much of a removed element's text its ``Removal`` shows (characters)
+REMOVAL_TEXT = 80
+
+
+def _text_start(el, limit: int) -> str:
+    """The first ``limit`` characters of ``el``'s text, white space collapsed, without
+    joining all of a big element's text: once the collapsed text read so far is ``limit``
+    long, what follows cannot change its first ``limit`` characters (it can only extend
+    the last word)."""
+    parts: list[str] = []
+    for text in el.itertext():
+        parts.append(text)
+        if len(text) >= limit or len(parts) % 8 == 0:
+            start = " ".join("".join(parts).split())
+            if len(start) >= limit:
+                return start[:limit]
+    return " ".join("".join(parts).split())[:limit]
+
+
 def _visible_text(el, out: list[str] | None = None) -> list[str]:
     """The text nodes of ``el`` outside script and style, in document order."""
     out = [] if out is None else out
@@ -218,6 +237,14 @@ def _consent_rules(rules: str) -> tuple[frozenset[str], tuple[str, ...], re.Patt
     return frozenset(names), tuple(phrases), hint
 
 
+@lru_cache(maxsize=8)
+def _hidden_rules(classes: tuple[str, ...]) -> tuple[frozenset[str], re.Pattern | None]:
+    """The hidden classes as a set, and a pattern finding any of them inside a class
+    attribute (a quick test before splitting it; None when there are none)."""
+    return frozenset(classes), re.compile("|".join(map(re.escape, classes))) if classes else None
+
+
+@lru_cache(maxsize=8)
 def _name_literals(patterns: tuple[str, ...], consent: tuple | None) -> tuple[str, ...] | None:
     """The strings of ``_Walker.name_literals``: the required literals of each menu
     pattern and the consent names, shortest first, none containing another."""
@@ -302,8 +329,7 @@ class _Walker:
         self.menu = _pattern(tuple(config.remove_containers))
         self.quotes = _QUOTES.get(doc.lang, _DEFAULT_QUOTES)
         self.body_letters: int | None = None
-        self.hidden_classes = frozenset(config.hidden_classes)
-        self.hidden_hint = re.compile("|".join(map(re.escape, config.hidden_classes))) if config.hidden_classes else None
+        self.hidden_classes, self.hidden_hint = _hidden_rules(tuple(config.hidden_classes))
         self.consent = _consent_rules(rules) if config.remove_consent else None
         # a quick search for any menu pattern or consent name in an element's names, in
         # two searches: one pattern of both alternatives takes half as long again as the
@@ -414,7 +440,7 @@ class _Walker:
     def _remove(self, el, reason: str) -> None:
         """Record the removal of ``el`` (its subtree is left out)."""
         if reason not in _UNLOGGED:
-            text = " ".join("".join(el.itertext()).split())[:80]
+            text = _text_start(el, REMOVAL_TEXT)
             if text or reason == "menu":
                 self.doc.removals.append(Removal(self.doc.locate(el), reason, text))
 
@@ -633,7 +659,7 @@ def _c_walker():
     names = (BLOCKS | CONTAINERS | GROUPS | _BANNERS | _ANNOTATIONS | set(SKIPPED) | set(KINDS)
              | {"br", "q", "img", "abbr", "acronym"})
     flags = {n: (n in BLOCKS) | (n in CONTAINERS) << 1 | (n in GROUPS) << 2 | (n in _BANNERS) << 3
-             | (n in _ANNOTATIONS) << 4 for n in names}  # as _structure.c's F_* bits
+             | (n in _ANNOTATIONS) << 4 | (SKIPPED.get(n) in _UNLOGGED) << 5 for n in names}  # _structure.c's F_*
     tables = _structure.make_tables({n: (flags[n], KINDS.get(n), SKIPPED.get(n)) for n in sorted(names)})
     body = parse_xhtml(PROBE_PAGE).find(_NS + "body")
     views = []

@@ -86,3 +86,18 @@ def test_names_without_a_required_literal_are_always_asked() -> None:
     walker = structure._Walker(Document(blocks=[], lang="en"), StructureConfig())
     assert "menu" in walker.name_literals and "cookie" in walker.name_literals
     assert "cookies" not in walker.name_literals  # contains "cookie": never needed
+
+
+def test_a_removals_text_is_the_start_of_its_collapsed_text() -> None:
+    """``_text_start`` reads only the start of a big removed element, with the result of
+    collapsing all of its text and cutting it."""
+    import random
+
+    rng = random.Random(7)
+    pieces = ["a", "bb", "  ", "\n", "ccc dd", "e\u00a0f", "", " x ", "longword" * 5, "é\tü"]
+    for _ in range(2000):
+        parts = [rng.choice(pieces) for _ in range(rng.randint(0, 40))]
+        xml = "<div>" + "".join(f"<b>{p}</b>" if rng.random() < 0.5 else p for p in parts) + "</div>"
+        el = etree.fromstring(xml)
+        for limit in (1, 5, 80):
+            assert structure._text_start(el, limit) == " ".join("".join(el.itertext()).split())[:limit], xml
