@@ -373,6 +373,9 @@ def _for_meta(name: str) -> str:
     return name
 
 
+_META_RE = re.compile(rb"<meta", re.I)
+
+
 def prescan(buf: bytes) -> Prescan:
     """The HTML standard's prescan of ``buf`` for a ``<meta>`` charset.
 
@@ -380,6 +383,8 @@ def prescan(buf: bytes) -> Prescan:
     constructs are skipped exactly as the standard does; labels that the Encoding Standard does
     not know are skipped too (the first one is reported in ``Prescan.label``).
     """
+    if _META_RE.search(buf) is None:  # only a <meta declares a charset: the scan would only skip
+        return Prescan(None, None)
     pos = 0
     unknown: str | None = None
     try:
