@@ -340,3 +340,22 @@ def test_maps_with_same_attributes_get_distinct_generated_ids(write) -> None:
     root, _, _ = write('<map name="a"><area href="x"></map><map name="a"><area href="y"></map>')
     ids = [m.get("id") for m in root.iter(X + "map")]
     assert len(ids) == 2 and len(set(ids)) == 2, ids
+
+
+def test_the_quick_test_for_long_start_tags_is_exact() -> None:
+    """``_may_hold_long_tag`` (aligned blocks first) says what measuring every run between
+    two ``<`` says, on texts with runs of every length around its bounds."""
+    import random
+
+    from kitten.normalizer.parse import _may_hold_long_tag
+
+    rng = random.Random(3)
+    for _ in range(2000):
+        n = rng.choice([100, 19999, 20000, 20001, 30000, 45000, 70000])
+        parts, total = [], 0
+        while total < n:
+            run = rng.choice([0, 1, 50, 5000, 9999, 10000, 15000, 19999, 20000, 20001, 25000])
+            parts.append("x" * run + "<")
+            total += run + 1
+        text = "".join(parts)[:n]
+        assert _may_hold_long_tag(text) == (len(text) >= 20000 and max(map(len, text.split("<"))) > 20000)
