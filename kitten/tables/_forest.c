@@ -3,9 +3,10 @@
  * module is not built).
  *
  *   pack(left, right, feature, threshold, values, roots, n_classes) -> capsule
- *       the trees of a forest laid end to end: node arrays (left == -1 at a leaf, child
- *       indexes absolute), the class shares of every node (n_classes each; zeros at
- *       inner nodes), the index of each tree's root.
+ *       the trees of a forest laid end to end, as typed arrays (array.array: "i" for
+ *       left, right, feature and roots, "d" for threshold and values): node arrays
+ *       (left == -1 at a leaf, child indexes absolute), the class shares of every node
+ *       (n_classes each; zeros at inner nodes), the index of each tree's root.
  *   proba(capsule, rows) -> [[p_class, ...], ...]
  *       for each feature vector: the mean over the trees of the shares at the leaf
  *       reached (left when x[feature] <= threshold), summed tree by tree in order and
@@ -31,38 +32,25 @@ static void forest_free(PyObject *capsule) {
     free(f->threshold); free(f->values); free(f);
 }
 
-static int ints(PyObject *seq, Py_ssize_t n, int *out) {
-    PyObject *fast = PySequence_Fast(seq, "a sequence of integers");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "node arrays of different lengths");
+/* A typed array (array.array of ``format``, items of ``size`` bytes) of n items copied
+ * to out; -1 on error. */
+static int from_buffer(PyObject *seq, Py_ssize_t n, void *out, const char *format, Py_ssize_t size) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(seq, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    int ok = view.itemsize == size && view.format && strcmp(view.format, format) == 0 && view.len == n * size;
+    if (ok) memcpy(out, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "node arrays must be array('%s') of the same length", format);
         return -1;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        out[i] = (int)v;
-    }
-    Py_DECREF(fast);
     return 0;
 }
 
+static int ints(PyObject *seq, Py_ssize_t n, int *out) { return from_buffer(seq, n, out, "i", sizeof(int)); }
+
 static int doubles(PyObject *seq, Py_ssize_t n, double *out) {
-    PyObject *fast = PySequence_Fast(seq, "a sequence of numbers");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "node arrays of different lengths");
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1.0 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        out[i] = v;
-    }
-    Py_DECREF(fast);
-    return 0;
+    return from_buffer(seq, n, out, "d", sizeof(double));
 }
 
 static PyObject *pack(PyObject *self, PyObject *args) {

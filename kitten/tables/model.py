@@ -60,13 +60,13 @@ def tree_from_dict(t: dict, n_classes: int) -> Tree:
     """A tree of the model file: its lists as typed arrays, its leaves' class shares end
     to end (an inner node's empty list as zeros)."""
     zeros = [0.0] * n_classes
-    values = []
+    values = array("d")  # filled in place: no list of every share on the way
     for v in t["value"]:
         if len(v) not in (0, n_classes):
             raise ValueError("a leaf's class shares do not match the model's classes")
-        values += v if v else zeros
+        values.extend(v if v else zeros)
     return Tree(array("i", t["left"]), array("i", t["right"]), array("i", t["feature"]),
-                array("d", t["threshold"]), array("d", values), n_classes)
+                array("d", t["threshold"]), values, n_classes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,15 +126,17 @@ def _pack(trees: tuple[Tree, ...], n_classes: int) -> object:
     """The trees end to end for ``_forest.proba`` (None without the extension)."""
     if _forest is None or not trees:
         return None
-    left, right, feature, threshold, values, roots = [], [], [], [], [], []
+    # typed arrays, which _forest.pack copies as they are (no Python number per node)
+    left, right, feature, threshold, values, roots = (array("i"), array("i"), array("i"), array("d"),
+                                                      array("d"), array("i"))
     for t in trees:
         base = len(left)
         roots.append(base)
-        left += [-1 if n == -1 else n + base for n in t.left]
-        right += [-1 if n == -1 else n + base for n in t.right]
-        feature += [max(f, 0) for f in t.feature]
-        threshold += t.threshold
-        values += t.value
+        left.extend(-1 if n == -1 else n + base for n in t.left)
+        right.extend(-1 if n == -1 else n + base for n in t.right)
+        feature.extend(max(f, 0) for f in t.feature)
+        threshold.extend(t.threshold)
+        values.extend(t.value)
     return _forest.pack(left, right, feature, threshold, values, roots, n_classes)
 
 
