@@ -14,8 +14,13 @@ from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
 
-from kitten.boilerplate.features import FeatureSettings, _facts
+from kitten.boilerplate.features import FeatureSettings
 from kitten.resources import classifiers_dir
+
+try:
+    from kitten.boilerplate import _facts  # the feature sums in C (Scorer.sums)
+except ImportError:  # not built: numpy adds the rows
+    _facts = None
 
 MODEL_NAME = "boilerplate.crfsuite"
 MISSING = ("the boilerplate step (--boilerplate crf) needs python-crfsuite and numpy: "
