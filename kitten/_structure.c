@@ -601,6 +601,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     Py_INCREF(s.blocks);
     s.empty = PyUnicode_New(0, 0);
     int ok = 0;
+    if (!s.empty) { clear_state(&s); return NULL; }
     xmlNode *n = top;
     int descend = start(&s, n, original_fn);
     while (descend >= 0) {
