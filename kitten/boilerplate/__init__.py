@@ -157,8 +157,10 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     cues = _teaser_cues(rules)
     labels = _with_groups(units, _with_headings(units, labels, texts, prose, probs, cues), probs)
     labels = _with_captions(units, labels, own)
-    if tables is not None and config.keep_data_tables and _table_units_dropped(units, labels):
-        labels = _with_data_tables(units, labels, data_tables(doc, tables, classifiers))
+    if tables is not None and config.keep_data_tables:
+        dropped = _dropped_tables(units, labels)
+        if dropped:
+            labels = _with_data_tables(units, labels, data_tables(_tables_only(doc, dropped), tables, classifiers))
     if config.drop_comments:
         labels = _without_comments(labels, prose, [COMMENTS in f for f in own])
     labels = _without_teasers(units, labels, texts, cues)
@@ -371,10 +373,30 @@ def _with_data_tables(units: list[Block], labels: list[str], data: set) -> list[
     return [lab if lab != "other" or u.group not in data else "paragraph" for u, lab in zip(units, labels)]
 
 
-def _table_units_dropped(units: list[Block], labels: list[str]) -> bool:
-    """Is a unit whose group is a table labelled ``other``? Else :func:`_with_data_tables`
-    has nothing to keep, and the tables need not be classified."""
-    return any(lab == "other" and u.group is not None and u.group.tag == TABLE for u, lab in zip(units, labels))
+def _dropped_tables(units: list[Block], labels: list[str]) -> set:
+    """The tables that are the group of a unit labelled ``other``: the only ones
+    :func:`_with_data_tables` can keep, and so the only ones to classify (none on most
+    pages)."""
+    return {u.group for u, lab in zip(units, labels) if lab == "other" and u.group is not None
+            and u.group.tag == TABLE}
+
+
+def _tables_only(doc: Document, tables: set) -> Document:
+    """``doc`` with only the blocks whose group is inside one of ``tables`` (the blocks of
+    their cells, lists in cells included): ``data_tables`` classifies each leaf table on
+    its own element and its own blocks' text, so its answer for ``tables`` is the same,
+    without building the grids of the page's other tables."""
+    inside: dict[int, bool] = {}  # per group element: is it inside one of tables?
+    blocks = []
+    for b in doc.blocks:
+        if b.group is None:
+            continue
+        key = id(b.group)
+        if key not in inside:
+            inside[key] = any(_inside(b.group, t) for t in tables)
+        if inside[key]:
+            blocks.append(b)
+    return dataclasses.replace(doc, blocks=blocks)
 
 
 def _inside(element, group) -> bool:
