@@ -712,6 +712,21 @@ def test_the_fallback_region_leaves_out_footers_and_buttons(tiny_model: Path, mo
     assert "Print" not in kept and not any(t.startswith("This site is published") for t in kept)
 
 
+def test_the_fallback_region_of_the_features_is_the_one_read_alone() -> None:
+    """The gate's fallback region comes from the contexts and facts the features read
+    (``own_features_and_words``): the same as ``prose_region`` reading the page alone."""
+    from kitten.boilerplate.features import FeatureSettings, own_features_and_words, prose_region
+
+    comments = ('<div class="comments"><p>' + "I read this and I think the mayor is right about the bridge. " * 4
+                + '</p></div>')
+    doc = document(f"<html><body>{NAV}{ARTICLE}{comments}{FOOT}</body></html>")
+    for families in (FeatureSettings().families, ("markup", "content")):
+        _, _, region = own_features_and_words(doc.blocks, FeatureSettings(families=families))
+        alone = prose_region(doc.blocks)
+        assert alone is not None and any(alone) and not all(alone)
+        assert region() == alone
+
+
 def test_thai_sentences_without_an_end_mark_are_prose(tiny_model: Path, monkeypatch) -> None:
     """Thai writes no full stop: a long block of Thai holds a sentence (the parent rule
     keeps it beside a kept one)."""

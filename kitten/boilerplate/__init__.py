@@ -50,9 +50,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 from kitten.boilerplate.crf import load_model, model_path
-from kitten.boilerplate.features import COMMENTS, own_features_and_words, prose_region, word_count
+from kitten.boilerplate.features import COMMENTS, own_features_and_words, word_count
 from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig, TablesConfig
 from kitten.document import Block, Document, Locators
@@ -140,17 +141,15 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
     units, owner = crf_units(doc.blocks, model.settings.units)
-    own, words = own_features_and_words(units, model.settings, doc.lang, rules)
+    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules)
     marginals = model.marginals_own(own)
     names = model.labels
     other = names.index("other")
     content = [i for i in range(len(names)) if i != other]
-    labels: list[str] = []
-    probs: list[float] = []
-    for row in marginals.tolist():
-        p = 1.0 - row[other]
-        probs.append(p)
-        labels.append(names[max(content, key=row.__getitem__)] if p >= config.keep_threshold else "other")
+    # a unit's content probability, and its likeliest content label (the first of equals)
+    probs: list[float] = (1.0 - marginals[:, other]).tolist()
+    likeliest = marginals[:, content].argmax(axis=1).tolist()
+    labels = [names[content[k]] if p >= config.keep_threshold else "other" for p, k in zip(probs, likeliest)]
     texts = [u.text() for u in units]
     prose = [_sentence_words(t, n) for t, n in zip(texts, words)]
     labels = _with_sibling_prose(units, labels, prose, words, probs)
@@ -164,7 +163,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     if config.drop_comments:
         labels = _without_comments(labels, prose, [COMMENTS in f for f in own])
     labels = _without_teasers(units, labels, texts, cues)
-    labels = _plausible(units, labels, probs, prose, log)
+    labels = _plausible(units, labels, probs, prose, log, region)
     kept = kept_blocks(doc.blocks, units, owner, labels)
     counts: dict[str, int] = {}
     for lab in labels:
@@ -412,16 +411,17 @@ _LIST_KINDS = frozenset({"list_item", "term", "definition"})
 
 
 def _plausible(units: list[Block], labels: list[str], probs: list[float], prose: list[int],
-               log: PageLog) -> list[str]:
+               log: PageLog, prose_region: Callable[[], list[bool] | None]) -> list[str]:
     """``labels``, or better ones when what they keep cannot be a page's main text
     (each override logged as :data:`FALLBACK` with its reason; ``prose``: each unit's
-    :func:`_sentence_words`)."""
+    :func:`_sentence_words`; ``prose_region``: the units' ``features.prose_region``, called
+    only when needed)."""
     total = sum(prose)
     kept = sum(w for w, lab in zip(prose, labels) if lab != "other")
     if total and (kept >= MIN_PROSE_SHARE * total or kept >= ENOUGH_PROSE):
         return labels
     anything = any(lab != "other" for lab in labels)
-    region = prose_region(units) if total else None  # readers' comments left out
+    region = prose_region() if total else None  # readers' comments left out
     if region is None or not any(w for w, r in zip(prose, region) if r):
         # no prose, or all of it in comments: what the labels keep (a short post above a
         # long thread), else the likeliest blocks; never every block

@@ -83,7 +83,8 @@ import re
 from bisect import bisect_right
 from operator import itemgetter, methodcaller
 from dataclasses import asdict, dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import Callable
 
 from kitten.config import FAMILIES
 from kitten.document import BR, Block
@@ -558,16 +559,19 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
 
 
 def own_features_and_words(blocks: list[Block], settings: FeatureSettings = FeatureSettings(), lang: str = "en",
-                           rules: str = "") -> tuple[list[list[str]], list[int]]:
-    """:func:`own_features`, and each block's :func:`word_count` (of its facts: the gate's
-    rules read it too)."""
+                           rules: str = "") -> tuple[list[list[str]], list[int], Callable[[], list[bool] | None]]:
+    """:func:`own_features`, each block's :func:`word_count` (of its facts: the gate's
+    rules read it too) and the blocks' :func:`prose_region` to call when the gate's
+    fallback needs it (from the contexts and link letters read here when the families
+    count link letters: the page's tree walked once)."""
     if not blocks:
-        return [], []
+        return [], [], partial(prose_region, blocks)
     fam = frozenset(settings.families)
     R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
     root = blocks[0].source.getroottree().getroot() if blocks[0].source is not None else None
     body = root.find(_NS + "body") if root is not None else None
-    links = _link_letters(blocks, body) if ("shallow" in fam or "group" in fam) else {}
+    links_read = "shallow" in fam or "group" in fam
+    links = _link_letters(blocks, body) if links_read else {}
     contexts = block_contexts(blocks, body)
     facts = [_block_facts(b, links) for b in blocks]
     names = _feature_names(R, C, Q)
@@ -589,11 +593,11 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
         if "document" in fam:
             _document(own, facts, div_words, td_words, total_words, names, R, C)
     if "page" in fam:
-        for out, marks in zip(own, _landmarks(blocks, facts, contexts, root, names, C)):
-            out += marks
+        _landmarks(own, blocks, facts, contexts, root, names, C)
     if "shallow" in fam:
         _shallow(own, facts, names, R, C, Q)
-    return own, [f.words for f in facts]
+    region = partial(prose_region, blocks, contexts, facts) if links_read else partial(prose_region, blocks)
+    return own, [f.words for f in facts], region
 
 
 def _block_facts(b: Block, links: dict) -> _Facts:
@@ -836,12 +840,11 @@ def _first_tokens(facts: list[_Facts], limit: int) -> list[str]:
     return out
 
 
-def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root, names: dict,
-               C: tuple[float, ...]) -> list[list[str]]:
-    """The ``page`` family: where each block stands against what the page says about
-    itself (each block's list; see the module docstring)."""
+def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root,
+               names: dict, C: tuple[float, ...]) -> None:
+    """The ``page`` family, added to each block's list of ``out``: where each block stands
+    against what the page says about itself (see the module docstring)."""
     n = len(blocks)
-    out: list[list[str]] = [[] for _ in range(n)]
     # the title: the first heading (else short block) most of whose words are the page title's
     title = set(_WORD.findall(_page_title(root).lower()))
     at = -1
@@ -876,7 +879,7 @@ def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], 
     if inside is None:
         for x in out:
             x.append("region.none")
-        return out
+        return
     dist = [0 if x else n for x in inside]
     for order in (range(n), range(n - 1, -1, -1)):  # blocks to the nearest block inside
         last = None
@@ -893,7 +896,6 @@ def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], 
         else:
             out[i].append("region.before" if i < first else "region.after")
             out[i].append(dist_names[bisect_right(Cb, dist[i]) - 1])
-    return out
 
 
 #: the feature of blocks inside containers named for readers' comments: prose, but not the page's own
@@ -936,25 +938,24 @@ def _region(chains: list[tuple], words: list[int], link_density: list[float],
     return [best in chain for chain in chains]
 
 
-def prose_region(blocks: list[Block]) -> list[bool] | None:
+def prose_region(blocks: list[Block], contexts: list[tuple] | None = None,
+                 facts: list[_Facts] | None = None) -> list[bool] | None:
     """Which of ``blocks`` lie in the page's densest text region (:func:`_region`),
     ``None`` when the page has no prose: the gate's fallback when its labels keep too
     little (``kitten/boilerplate/__init__.py``). Blocks inside containers of
-    :data:`NOT_MAIN` do not count: a long footer or comment thread is no main text."""
+    :data:`NOT_MAIN` do not count: a long footer or comment thread is no main text.
+    ``contexts`` and ``facts``: the blocks' :func:`block_contexts` and :class:`_Facts`
+    (link letters counted) when already read, else read here."""
     if not blocks or blocks[0].source is None:
         return None
-    root = blocks[0].source.getroottree().getroot()
-    body = root.find(_NS + "body")
-    links = _link_letters(blocks, body)
-    chains, words, density, outside = [], [], [], []
-    for b, context in zip(blocks, block_contexts(blocks, body)):
-        text = b.text()
-        letters = sum(map(str.isalnum, text))
-        chains.append(context[0])
-        outside.append(not NOT_MAIN.isdisjoint(context[2]))
-        words.append(word_count(text))
-        density.append(min(links.get(b.source, 0), letters) / letters if letters else 0.0)
-    return _region(chains, words, density, outside)
+    if contexts is None or facts is None:
+        body = blocks[0].source.getroottree().getroot().find(_NS + "body")
+        links = _link_letters(blocks, body)
+        contexts = block_contexts(blocks, body)
+        facts = [_block_facts(b, links) for b in blocks]
+    return _region([c[0] for c in contexts], [f.words for f in facts],
+                   [f.link_letters / f.letters if f.letters else 0.0 for f in facts],
+                   [not NOT_MAIN.isdisjoint(c[2]) for c in contexts])
 
 
 def word_count(text: str) -> int:
