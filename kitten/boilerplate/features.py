@@ -810,15 +810,15 @@ def _shallow(own: list[list[str]], facts: list[_Facts], names: dict, R: tuple, C
     """The ``shallow`` family: ``link-density``, ``text-density``, ``quotient.prev``, ``quotient.next``."""
     br = bisect_right
     Rb, Cb, Qb = _below(R), _below(C), _below(Q)
-    n = len(facts)
-    for i, (out, f) in enumerate(zip(own, facts)):
-        out.append(names["link-density"][br(Rb, f.link_letters / f.letters if f.letters else 0) - 1])
-        lines = max(1, -(-len(f.text) // 80))
-        out.append(names["text-density"][br(Cb, f.words / lines) - 1])
-        pw = facts[i - 1].words if i else 0
-        nw = facts[i + 1].words if i + 1 < n else 0
-        out.append(names["quotient.prev"][br(Qb, pw / f.words if f.words else 10.0) - 1])
-        out.append(names["quotient.next"][br(Qb, f.words / nw if nw else 10.0) - 1])
+    links, density = names["link-density"], names["text-density"]
+    before, after = names["quotient.prev"], names["quotient.next"]
+    words = [f.words for f in facts]
+    # each block with the words of the blocks before and after it (0 at the page's ends)
+    for out, f, w, pw, nw in zip(own, facts, words, [0, *words], [*words[1:], 0]):
+        out += (links[br(Rb, f.link_letters / f.letters if f.letters else 0) - 1],
+                density[br(Cb, w / max(1, -(-len(f.text) // 80))) - 1],
+                before[br(Qb, pw / w if w else 10.0) - 1],
+                after[br(Qb, w / nw if nw else 10.0) - 1])
 
 
 _WORD = re.compile(r"\w+")
@@ -860,22 +860,23 @@ def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], c
                     at = i if at < 0 or blocks[at].kind != "heading" else at
     if at < 0:
         at = next((i for i, b in enumerate(blocks) if b.tag == "h1"), -1)
-    for i in range(n):
-        out[i].append("title.none" if at < 0 else "title.before" if i < at else "title.at" if i == at
-                      else "title.after")
+    titles = ["title.none"] * n if at < 0 else ["title.before"] * at + ["title.at"] + ["title.after"] * (n - at - 1)
     # the article body a page declares in JSON-LD (schema.org articleBody)
     body = _ld_body(root)
     if body is None:
-        for x in out:
-            x.append("ld.none")
+        declared = ["ld.none"] * n
     else:
-        for i, f in enumerate(facts):
+        declared = []
+        for f in facts:
             words = _WORD.findall(f.lower)
             share = sum(map(body.__contains__, words)) / len(words) if len(words) >= 3 else 0.0
-            out[i].append("ld.short" if len(words) < 3 else "ld.body" if share >= 0.8 else "ld.part"
-                          if share >= 0.4 else "ld.out")
+            declared.append("ld.short" if len(words) < 3 else "ld.body" if share >= 0.8 else "ld.part"
+                            if share >= 0.4 else "ld.out")
     inside = _region([c[0] for c in contexts], [f.words for f in facts],
                      [f.link_letters / f.letters if f.letters else 0.0 for f in facts])
+    for x, title_at, ld in zip(out, titles, declared):
+        x.append(title_at)
+        x.append(ld)
     if inside is None:
         for x in out:
             x.append("region.none")
@@ -890,12 +891,12 @@ def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], c
                 dist[i] = min(dist[i], abs(i - last))
     first = inside.index(True) if True in inside else n
     Cb, dist_names = _below(C), names["region.dist"]
-    for i in range(n):
+    for i, (x, d) in enumerate(zip(out, dist)):
         if inside[i]:
-            out[i].append("region.in")
+            x.append("region.in")
         else:
-            out[i].append("region.before" if i < first else "region.after")
-            out[i].append(dist_names[bisect_right(Cb, dist[i]) - 1])
+            x.append("region.before" if i < first else "region.after")
+            x.append(dist_names[bisect_right(Cb, d) - 1])
 
 
 #: the feature of blocks inside containers named for readers' comments: prose, but not the page's own
