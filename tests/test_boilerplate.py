@@ -313,6 +313,26 @@ def test_data_tables_and_introduced_lists_are_kept_whole(tiny_model: Path, monke
         assert "Home" not in text and "Copyright" not in text
 
 
+def test_the_tables_of_dropped_units_are_classified_as_on_the_whole_page() -> None:
+    """The gate classifies only the tables whose units it dropped (``_tables_only``): each
+    of them gets the answer ``data_tables`` gives on the whole page."""
+    from kitten.boilerplate import _tables_only
+    from kitten.tables import data_tables
+    from kitten.tables.collect import leaf_tables
+
+    layout = '<table><tr><td><a href="/x">Menu</a></td><td><ul><li>One</li><li>Two</li></ul></td></tr></table>'
+    doc = document(f"<html><body>{layout}{ARTICLE}{layout}</body></html>")
+    config = Config().tables
+    whole = data_tables(doc, config)
+    tables = [tb.element for tb in leaf_tables(doc)]
+    assert len(tables) == 3 and len(whole) == 1
+    for chosen in ({tables[0]}, {tables[1]}, {tables[0], tables[2]}, set(tables)):
+        part = _tables_only(doc, chosen)
+        assert all(b.group is not None for b in part.blocks)
+        assert {tb.element for tb in leaf_tables(part)} == chosen
+        assert data_tables(part, config) == whole & chosen
+
+
 def test_no_empty_output_when_later_steps_remove_what_the_gate_kept(tiny_model: Path, monkeypatch) -> None:
     """The gate keeps only a link list, which the lists step removes: the page is read
     without the gate rather than come out empty (logged)."""
@@ -690,6 +710,21 @@ def test_the_fallback_region_leaves_out_footers_and_buttons(tiny_model: Path, mo
     kept = _gated(html, {"Bridge to close": 0.1}, tiny_model, monkeypatch)
     assert kept[0] == "Bridge to close" and kept[1].startswith("The mayor said")
     assert "Print" not in kept and not any(t.startswith("This site is published") for t in kept)
+
+
+def test_the_fallback_region_of_the_features_is_the_one_read_alone() -> None:
+    """The gate's fallback region comes from the contexts and facts the features read
+    (``own_features_and_words``): the same as ``prose_region`` reading the page alone."""
+    from kitten.boilerplate.features import FeatureSettings, own_features_and_words, prose_region
+
+    comments = ('<div class="comments"><p>' + "I read this and I think the mayor is right about the bridge. " * 4
+                + '</p></div>')
+    doc = document(f"<html><body>{NAV}{ARTICLE}{comments}{FOOT}</body></html>")
+    for families in (FeatureSettings().families, ("markup", "content")):
+        _, _, region = own_features_and_words(doc.blocks, FeatureSettings(families=families))
+        alone = prose_region(doc.blocks)
+        assert alone is not None and any(alone) and not all(alone)
+        assert region() == alone
 
 
 def test_thai_sentences_without_an_end_mark_are_prose(tiny_model: Path, monkeypatch) -> None:

@@ -50,9 +50,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 from kitten.boilerplate.crf import load_model, model_path
-from kitten.boilerplate.features import COMMENTS, own_features_and_words, prose_region, word_count
+from kitten.boilerplate.features import COMMENTS, own_features_and_words, word_count
 from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig, TablesConfig
 from kitten.document import Block, Document, Locators
@@ -140,29 +141,29 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
     units, owner = crf_units(doc.blocks, model.settings.units)
-    own, words = own_features_and_words(units, model.settings, doc.lang, rules)
+    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules)
     marginals = model.marginals_own(own)
     names = model.labels
     other = names.index("other")
     content = [i for i in range(len(names)) if i != other]
-    labels: list[str] = []
-    probs: list[float] = []
-    for row in marginals.tolist():
-        p = 1.0 - row[other]
-        probs.append(p)
-        labels.append(names[max(content, key=row.__getitem__)] if p >= config.keep_threshold else "other")
+    # a unit's content probability, and its likeliest content label (the first of equals)
+    probs: list[float] = (1.0 - marginals[:, other]).tolist()
+    likeliest = marginals[:, content].argmax(axis=1).tolist()
+    labels = [names[content[k]] if p >= config.keep_threshold else "other" for p, k in zip(probs, likeliest)]
     texts = [u.text() for u in units]
     prose = [_sentence_words(t, n) for t, n in zip(texts, words)]
     labels = _with_sibling_prose(units, labels, prose, words, probs)
     cues = _teaser_cues(rules)
     labels = _with_groups(units, _with_headings(units, labels, texts, prose, probs, cues), probs)
     labels = _with_captions(units, labels, own)
-    if tables is not None and config.keep_data_tables and _table_units_dropped(units, labels):
-        labels = _with_data_tables(units, labels, data_tables(doc, tables, classifiers))
+    if tables is not None and config.keep_data_tables:
+        dropped = _dropped_tables(units, labels)
+        if dropped:
+            labels = _with_data_tables(units, labels, data_tables(_tables_only(doc, dropped), tables, classifiers))
     if config.drop_comments:
         labels = _without_comments(labels, prose, [COMMENTS in f for f in own])
     labels = _without_teasers(units, labels, texts, cues)
-    labels = _plausible(units, labels, probs, prose, log)
+    labels = _plausible(units, labels, probs, prose, log, region)
     kept = kept_blocks(doc.blocks, units, owner, labels)
     counts: dict[str, int] = {}
     for lab in labels:
@@ -371,10 +372,30 @@ def _with_data_tables(units: list[Block], labels: list[str], data: set) -> list[
     return [lab if lab != "other" or u.group not in data else "paragraph" for u, lab in zip(units, labels)]
 
 
-def _table_units_dropped(units: list[Block], labels: list[str]) -> bool:
-    """Is a unit whose group is a table labelled ``other``? Else :func:`_with_data_tables`
-    has nothing to keep, and the tables need not be classified."""
-    return any(lab == "other" and u.group is not None and u.group.tag == TABLE for u, lab in zip(units, labels))
+def _dropped_tables(units: list[Block], labels: list[str]) -> set:
+    """The tables that are the group of a unit labelled ``other``: the only ones
+    :func:`_with_data_tables` can keep, and so the only ones to classify (none on most
+    pages)."""
+    return {u.group for u, lab in zip(units, labels) if lab == "other" and u.group is not None
+            and u.group.tag == TABLE}
+
+
+def _tables_only(doc: Document, tables: set) -> Document:
+    """``doc`` with only the blocks whose group is inside one of ``tables`` (the blocks of
+    their cells, lists in cells included): ``data_tables`` classifies each leaf table on
+    its own element and its own blocks' text, so its answer for ``tables`` is the same,
+    without building the grids of the page's other tables."""
+    inside: dict[int, bool] = {}  # per group element: is it inside one of tables?
+    blocks = []
+    for b in doc.blocks:
+        if b.group is None:
+            continue
+        key = id(b.group)
+        if key not in inside:
+            inside[key] = any(_inside(b.group, t) for t in tables)
+        if inside[key]:
+            blocks.append(b)
+    return dataclasses.replace(doc, blocks=blocks)
 
 
 def _inside(element, group) -> bool:
@@ -390,16 +411,17 @@ _LIST_KINDS = frozenset({"list_item", "term", "definition"})
 
 
 def _plausible(units: list[Block], labels: list[str], probs: list[float], prose: list[int],
-               log: PageLog) -> list[str]:
+               log: PageLog, prose_region: Callable[[], list[bool] | None]) -> list[str]:
     """``labels``, or better ones when what they keep cannot be a page's main text
     (each override logged as :data:`FALLBACK` with its reason; ``prose``: each unit's
-    :func:`_sentence_words`)."""
+    :func:`_sentence_words`; ``prose_region``: the units' ``features.prose_region``, called
+    only when needed)."""
     total = sum(prose)
     kept = sum(w for w, lab in zip(prose, labels) if lab != "other")
     if total and (kept >= MIN_PROSE_SHARE * total or kept >= ENOUGH_PROSE):
         return labels
     anything = any(lab != "other" for lab in labels)
-    region = prose_region(units) if total else None  # readers' comments left out
+    region = prose_region() if total else None  # readers' comments left out
     if region is None or not any(w for w, r in zip(prose, region) if r):
         # no prose, or all of it in comments: what the labels keep (a short post above a
         # long thread), else the likeliest blocks; never every block

@@ -83,7 +83,8 @@ import re
 from bisect import bisect_right
 from operator import itemgetter, methodcaller
 from dataclasses import asdict, dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import Callable
 
 from kitten.config import FAMILIES
 from kitten.document import BR, Block
@@ -558,16 +559,19 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
 
 
 def own_features_and_words(blocks: list[Block], settings: FeatureSettings = FeatureSettings(), lang: str = "en",
-                           rules: str = "") -> tuple[list[list[str]], list[int]]:
-    """:func:`own_features`, and each block's :func:`word_count` (of its facts: the gate's
-    rules read it too)."""
+                           rules: str = "") -> tuple[list[list[str]], list[int], Callable[[], list[bool] | None]]:
+    """:func:`own_features`, each block's :func:`word_count` (of its facts: the gate's
+    rules read it too) and the blocks' :func:`prose_region` to call when the gate's
+    fallback needs it (from the contexts and link letters read here when the families
+    count link letters: the page's tree walked once)."""
     if not blocks:
-        return [], []
+        return [], [], partial(prose_region, blocks)
     fam = frozenset(settings.families)
     R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
     root = blocks[0].source.getroottree().getroot() if blocks[0].source is not None else None
     body = root.find(_NS + "body") if root is not None else None
-    links = _link_letters(blocks, body) if ("shallow" in fam or "group" in fam) else {}
+    links_read = "shallow" in fam or "group" in fam
+    links = _link_letters(blocks, body) if links_read else {}
     contexts = block_contexts(blocks, body)
     facts = [_block_facts(b, links) for b in blocks]
     names = _feature_names(R, C, Q)
@@ -589,11 +593,11 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
         if "document" in fam:
             _document(own, facts, div_words, td_words, total_words, names, R, C)
     if "page" in fam:
-        for out, marks in zip(own, _landmarks(blocks, facts, contexts, root, names, C)):
-            out += marks
+        _landmarks(own, blocks, facts, contexts, root, names, C)
     if "shallow" in fam:
         _shallow(own, facts, names, R, C, Q)
-    return own, [f.words for f in facts]
+    region = partial(prose_region, blocks, contexts, facts) if links_read else partial(prose_region, blocks)
+    return own, [f.words for f in facts], region
 
 
 def _block_facts(b: Block, links: dict) -> _Facts:
@@ -806,15 +810,15 @@ def _shallow(own: list[list[str]], facts: list[_Facts], names: dict, R: tuple, C
     """The ``shallow`` family: ``link-density``, ``text-density``, ``quotient.prev``, ``quotient.next``."""
     br = bisect_right
     Rb, Cb, Qb = _below(R), _below(C), _below(Q)
-    n = len(facts)
-    for i, (out, f) in enumerate(zip(own, facts)):
-        out.append(names["link-density"][br(Rb, f.link_letters / f.letters if f.letters else 0) - 1])
-        lines = max(1, -(-len(f.text) // 80))
-        out.append(names["text-density"][br(Cb, f.words / lines) - 1])
-        pw = facts[i - 1].words if i else 0
-        nw = facts[i + 1].words if i + 1 < n else 0
-        out.append(names["quotient.prev"][br(Qb, pw / f.words if f.words else 10.0) - 1])
-        out.append(names["quotient.next"][br(Qb, f.words / nw if nw else 10.0) - 1])
+    links, density = names["link-density"], names["text-density"]
+    before, after = names["quotient.prev"], names["quotient.next"]
+    words = [f.words for f in facts]
+    # each block with the words of the blocks before and after it (0 at the page's ends)
+    for out, f, w, pw, nw in zip(own, facts, words, [0, *words], [*words[1:], 0]):
+        out += (links[br(Rb, f.link_letters / f.letters if f.letters else 0) - 1],
+                density[br(Cb, w / max(1, -(-len(f.text) // 80))) - 1],
+                before[br(Qb, pw / w if w else 10.0) - 1],
+                after[br(Qb, w / nw if nw else 10.0) - 1])
 
 
 _WORD = re.compile(r"\w+")
@@ -836,12 +840,11 @@ def _first_tokens(facts: list[_Facts], limit: int) -> list[str]:
     return out
 
 
-def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root, names: dict,
-               C: tuple[float, ...]) -> list[list[str]]:
-    """The ``page`` family: where each block stands against what the page says about
-    itself (each block's list; see the module docstring)."""
+def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root,
+               names: dict, C: tuple[float, ...]) -> None:
+    """The ``page`` family, added to each block's list of ``out``: where each block stands
+    against what the page says about itself (see the module docstring)."""
     n = len(blocks)
-    out: list[list[str]] = [[] for _ in range(n)]
     # the title: the first heading (else short block) most of whose words are the page title's
     title = set(_WORD.findall(_page_title(root).lower()))
     at = -1
@@ -857,26 +860,27 @@ def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], 
                     at = i if at < 0 or blocks[at].kind != "heading" else at
     if at < 0:
         at = next((i for i, b in enumerate(blocks) if b.tag == "h1"), -1)
-    for i in range(n):
-        out[i].append("title.none" if at < 0 else "title.before" if i < at else "title.at" if i == at
-                      else "title.after")
+    titles = ["title.none"] * n if at < 0 else ["title.before"] * at + ["title.at"] + ["title.after"] * (n - at - 1)
     # the article body a page declares in JSON-LD (schema.org articleBody)
     body = _ld_body(root)
     if body is None:
-        for x in out:
-            x.append("ld.none")
+        declared = ["ld.none"] * n
     else:
-        for i, f in enumerate(facts):
+        declared = []
+        for f in facts:
             words = _WORD.findall(f.lower)
             share = sum(map(body.__contains__, words)) / len(words) if len(words) >= 3 else 0.0
-            out[i].append("ld.short" if len(words) < 3 else "ld.body" if share >= 0.8 else "ld.part"
-                          if share >= 0.4 else "ld.out")
+            declared.append("ld.short" if len(words) < 3 else "ld.body" if share >= 0.8 else "ld.part"
+                            if share >= 0.4 else "ld.out")
     inside = _region([c[0] for c in contexts], [f.words for f in facts],
                      [f.link_letters / f.letters if f.letters else 0.0 for f in facts])
+    for x, title_at, ld in zip(out, titles, declared):
+        x.append(title_at)
+        x.append(ld)
     if inside is None:
         for x in out:
             x.append("region.none")
-        return out
+        return
     dist = [0 if x else n for x in inside]
     for order in (range(n), range(n - 1, -1, -1)):  # blocks to the nearest block inside
         last = None
@@ -887,13 +891,12 @@ def _landmarks(blocks: list[Block], facts: list[_Facts], contexts: list[tuple], 
                 dist[i] = min(dist[i], abs(i - last))
     first = inside.index(True) if True in inside else n
     Cb, dist_names = _below(C), names["region.dist"]
-    for i in range(n):
+    for i, (x, d) in enumerate(zip(out, dist)):
         if inside[i]:
-            out[i].append("region.in")
+            x.append("region.in")
         else:
-            out[i].append("region.before" if i < first else "region.after")
-            out[i].append(dist_names[bisect_right(Cb, dist[i]) - 1])
-    return out
+            x.append("region.before" if i < first else "region.after")
+            x.append(dist_names[bisect_right(Cb, d) - 1])
 
 
 #: the feature of blocks inside containers named for readers' comments: prose, but not the page's own
@@ -936,25 +939,24 @@ def _region(chains: list[tuple], words: list[int], link_density: list[float],
     return [best in chain for chain in chains]
 
 
-def prose_region(blocks: list[Block]) -> list[bool] | None:
+def prose_region(blocks: list[Block], contexts: list[tuple] | None = None,
+                 facts: list[_Facts] | None = None) -> list[bool] | None:
     """Which of ``blocks`` lie in the page's densest text region (:func:`_region`),
     ``None`` when the page has no prose: the gate's fallback when its labels keep too
     little (``kitten/boilerplate/__init__.py``). Blocks inside containers of
-    :data:`NOT_MAIN` do not count: a long footer or comment thread is no main text."""
+    :data:`NOT_MAIN` do not count: a long footer or comment thread is no main text.
+    ``contexts`` and ``facts``: the blocks' :func:`block_contexts` and :class:`_Facts`
+    (link letters counted) when already read, else read here."""
     if not blocks or blocks[0].source is None:
         return None
-    root = blocks[0].source.getroottree().getroot()
-    body = root.find(_NS + "body")
-    links = _link_letters(blocks, body)
-    chains, words, density, outside = [], [], [], []
-    for b, context in zip(blocks, block_contexts(blocks, body)):
-        text = b.text()
-        letters = sum(map(str.isalnum, text))
-        chains.append(context[0])
-        outside.append(not NOT_MAIN.isdisjoint(context[2]))
-        words.append(word_count(text))
-        density.append(min(links.get(b.source, 0), letters) / letters if letters else 0.0)
-    return _region(chains, words, density, outside)
+    if contexts is None or facts is None:
+        body = blocks[0].source.getroottree().getroot().find(_NS + "body")
+        links = _link_letters(blocks, body)
+        contexts = block_contexts(blocks, body)
+        facts = [_block_facts(b, links) for b in blocks]
+    return _region([c[0] for c in contexts], [f.words for f in facts],
+                   [f.link_letters / f.letters if f.letters else 0.0 for f in facts],
+                   [not NOT_MAIN.isdisjoint(c[2]) for c in contexts])
 
 
 def word_count(text: str) -> int:
