@@ -331,6 +331,37 @@ def test_the_c_forest_gives_the_python_evaluators_numbers():
         stage1.proba_many([[0.0]])
 
 
+def test_the_c_forest_reads_blocks_of_rows_as_the_python_evaluator():
+    """The C evaluator walks each tree over a block of rows at a time: a big table's cells
+    (more than one block, the last one partial), vectors given as tuples or with ints, and
+    one vector alone get ``python_proba``'s numbers; a value that is no number is an error
+    wherever it stands."""
+    import random
+
+    _, cell_model = models()
+    stage1 = getattr(cell_model, "stage1", cell_model)
+    if stage1.packed is None:
+        pytest.skip("kitten.tables._forest is not built")
+    html = "<table>" + "<tr>" + "".join(f"<th>Column {c}</th>" for c in range(9)) + "</tr>" + "".join(
+        "<tr>" + "".join(f"<td>{r * c}</td>" for c in range(9)) + "</tr>" for r in range(70)) + "</table>"
+    tb = leaf_tables(_doc(html))[0]
+    grid = fill_text(build_grid(tb.element), tb)
+    from kitten.tables.features import cell_features
+    xs = cell_features(view(grid), tb.cell_breaks)
+    assert len(xs) > 600 and len(xs) % 256
+    rng = random.Random(7)
+    xs += [[rng.choice((0, 1, rng.random(), rng.uniform(-5, 100))) for _ in x] for x in xs[:300]]
+    python = [stage1.python_proba(x) for x in xs]
+    assert stage1.proba_many(xs) == python
+    assert stage1.proba_many([tuple(x) for x in xs]) == python
+    assert stage1.predict_many(xs) == [(stage1.classes[p.index(max(p))], max(p)) for p in python]
+    assert [stage1.proba(x) for x in xs[:20]] == python[:20]
+    bad = [list(x) for x in xs[:300]]
+    bad[280][-1] = "x"
+    with pytest.raises(TypeError):
+        stage1.proba_many(bad)
+
+
 def test_header_runs_are_the_last_header_rows_above_each_row():
     from kitten.tables.clauses import header_runs
 
