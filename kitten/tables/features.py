@@ -376,11 +376,11 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
         col_alpha.append(sum(1 for c in body if types[c.index] == "alpha") / k)
         col_links.append(sum(1 for c in body if v.links[c.index]) / k)
     first_alpha = next((i for i, a in enumerate(col_alpha) if a >= 0.5), -1)
-    first_text = set()  # the first cell with text of each row
+    first_text = [False] * len(g.cells)  # the first cell with text of each row (by Cell.index)
     for row in v.rows:
         for c in row:
             if c.text:
-                first_text.add(c.index)
+                first_text[c.index] = True
                 break
     # text types counted once per row and column: a cell's "others" are its row (column)
     # but itself, so each share is a subtraction, not a scan (linear in the cells)
@@ -424,49 +424,75 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     col_th_body = [sum(1 for c in col if c.row > top_row and c.tag == "th") /
                    (sum(1 for c in col if c.row > top_row) or 1) for col in v.cols]
 
-    def empty_at(r: int, col: int) -> float:
-        if r < 0 or col < 0 or r >= g.n_rows or col >= g.n_cols:
-            return -1.0
-        x = g.slots[r][col]
-        return 1.0 if x is None or not x.text else 0.0
-
+    # what the vector takes from the cell's row and column, by text type, computed once
+    # per row (column) with the expressions a cell would use
+    n_r = [(len(row) - 1) or 1 for row in v.rows]
+    n_c = [(len(col) - 1) or 1 for col in v.cols]
+    row_by_type = [_by_type(in_row, k, "numeric", "date") for in_row, k in zip(row_types, n_r)]
+    col_by_type = [_by_type(in_col, k, "alpha") for in_col, k in zip(col_types, n_c)]
+    slots, rows_total, cols_total = g.slots, g.n_rows, g.n_cols
+    links = v.links
     out = []
+    append = out.append
     for c in g.cells:
-        below_top = c.row > top_row and tops[c.col] is not c
-        t = types[c.index]
-        m = marks[c.index]
-        in_row, in_col = row_types[c.row], col_types[c.col]
-        n_r, n_c = (len(v.rows[c.row]) - 1) or 1, (len(v.cols[c.col]) - 1) or 1
-        above = g.slots[c.row - 1][c.col] if c.row > 0 else None
-        left = g.slots[c.row][c.col - 1] if c.col > 0 else None
-        length = len(c.text)
-        rm, rth, rem = row_stats[c.row]
-        cm, cth, cem = col_stats[c.col]
-        out.append([
-            c.row, c.col, c.row / n_rows, c.col / n_cols, float(c.row == top_row), float(c.col == 0),
-            float(c.row + c.rowspan >= g.n_rows), c.rowspan, c.colspan, float(c.colspan >= n_cols and n_cols > 1),
-            rm, cm, breaks.get(c.element, 0), float(c.tag == "th"),
+        r, col, i, text = c.row, c.col, c.index, c.text
+        rowspan, colspan = c.rowspan, c.colspan
+        below_top = r > top_row and tops[col] is not c
+        t = types[i]
+        m = marks[i]
+        row_agree, row_numeric = row_by_type[r][t]
+        col_agree, col_alpha_share = col_by_type[col][t]
+        if r:
+            above = slots[r - 1][col]
+            above_th = 1.0 if above is not None and above.tag == "th" else 0.0
+            above_empty = 1.0 if above is None or not above.text else 0.0
+        else:
+            above_th, above_empty = 0.0, -1.0
+        left = slots[r][col - 1] if col else None
+        below = r + rowspan
+        below_empty = -1.0 if below >= rows_total else (1.0 if slots[below][col] is None or not slots[below][col].text
+                                                        else 0.0)
+        length = len(text)
+        rm, rth, rem = row_stats[r]
+        cm, cth, cem = col_stats[col]
+        mean_len = col_len[col]
+        append([
+            r, col, r / n_rows, col / n_cols, 1.0 if r == top_row else 0.0, 1.0 if col == 0 else 0.0,
+            1.0 if below >= rows_total else 0.0, rowspan, colspan, 1.0 if colspan >= n_cols and n_cols > 1 else 0.0,
+            rm, cm, breaks.get(c.element, 0), 1.0 if c.tag == "th" else 0.0,
             min(1.0, m.emphasis_chars / length) if length else 0.0,
-            float(t == "numeric"), float(t == "date"), float(t == "alpha"), float(t == "empty"),
-            length, words[c.index], float(v.links[c.index]),
-            (in_row[t] - 1) / n_r,
-            (in_col[t] - 1) / n_c,
+            *_TYPE_FLAGS.get(t, _NO_TYPE),
+            length, words[i], 1.0 if links[i] else 0.0,
+            row_agree, col_agree,
             rth, cth, rem, cem,
-            float(above is not None and above.tag == "th"), float(left is not None and left.tag == "th"),
-            _SECTION.get(c.section, 0.0), float(c.text.endswith(":")), table_th, g.n_rows, g.n_cols,
-            float(c.index in first_text),
-            float(below_top and top_text[c.col]),
-            float(below_top and top_strong_col[c.col]),
-            (in_row["numeric"] + in_row["date"] - (t in ("numeric", "date"))) / n_r,
-            (in_col["alpha"] - (t == "alpha")) / n_c,
-            length / col_len[c.col] if col_len[c.col] else 0.0, row_emph[c.row], top_differs, top_strong,
-            col_distinct[c.col], float(c.col == first_alpha), col_links[c.col],
-            float(same_top[c.index]), row_same[c.row],
-            float(m.images > 0), empty_at(c.row - 1, c.col), empty_at(c.row + c.rowspan, c.col),
-            float(same_head[c.index]), row_same_head[c.row], col_th_body[c.col],
-            g.n_rows - c.row - c.rowspan, float(bool(_NOTE.match(c.text))), row_texts[c.row],
+            above_th, 1.0 if left is not None and left.tag == "th" else 0.0,
+            _SECTION.get(c.section, 0.0), 1.0 if text.endswith(":") else 0.0, table_th, rows_total, cols_total,
+            1.0 if first_text[i] else 0.0,
+            1.0 if below_top and top_text[col] else 0.0,
+            1.0 if below_top and top_strong_col[col] else 0.0,
+            row_numeric, col_alpha_share,
+            length / mean_len if mean_len else 0.0, row_emph[r], top_differs, top_strong,
+            col_distinct[col], 1.0 if col == first_alpha else 0.0, col_links[col],
+            1.0 if same_top[i] else 0.0, row_same[r],
+            1.0 if m.images > 0 else 0.0, above_empty, below_empty,
+            1.0 if same_head[i] else 0.0, row_same_head[r], col_th_body[col],
+            rows_total - below, 1.0 if _NOTE.match(text) else 0.0, row_texts[r],
         ])
     return out
+
+
+#: the ``numeric``, ``date``, ``alpha`` and ``empty`` features of each text type
+_TYPE_FLAGS = {t: tuple(1.0 if t == x else 0.0 for x in ("numeric", "date", "alpha", "empty"))
+               for t in ("numeric", "date", "alpha", "empty")}
+_NO_TYPE = (0.0, 0.0, 0.0, 0.0)
+
+
+def _by_type(counts: dict[str, int], others: int, *kinds: str) -> dict[str, tuple[float, float]]:
+    """For a cell of each text type of ``counts`` (the types of a row or column, the cell
+    among them): the share of the ``others`` other cells of its type, and of those of
+    ``kinds`` (the cell left out when it is of one of them)."""
+    same_kind = sum(counts[k] for k in kinds)
+    return {t: ((n - 1) / others, (same_kind - (t in kinds)) / others) for t, n in counts.items()}
 
 
 def _type_counts(cells: list[Cell], types: dict) -> dict[str, int]:
