@@ -362,6 +362,24 @@ def test_the_c_forest_reads_blocks_of_rows_as_the_python_evaluator():
         stage1.proba_many(bad)
 
 
+def test_the_view_types_each_text_once_and_shares_the_markup_of_plain_cells():
+    """``view`` gives every cell ``text_type`` of its text and ``markup`` of its cell, the
+    cells without elements or style sharing one Markup of zeros (not linked)."""
+    from kitten.tables.features import markup, text_type
+
+    html = ("<table><tr><th>Name</th><th style='font-weight:bold'>Year</th><th>Link</th></tr>"
+            "<tr><td>1990</td><td><b>1990</b></td><td><a href='/x'>Home page</a></td></tr>"
+            "<tr><td>1990</td><td style='color:red'>12 May 2001</td><td><img src='i.png'>x</td></tr></table>")
+    grid = _grid(html)
+    v = view(grid)
+    assert v.types == [text_type(c.text) for c in grid.cells]
+    assert v.marks == [markup(c) for c in grid.cells]
+    plain = [m for c, m in zip(grid.cells, v.marks) if not len(c.element) and c.element.get("style") is None]
+    assert len(plain) > 2 and all(m is plain[0] for m in plain)
+    assert v.links == [bool(c.text) and m.link_chars >= 0.9 * len(c.text) for c, m in zip(grid.cells, v.marks)]
+    assert any(v.links)
+
+
 def test_header_runs_are_the_last_header_rows_above_each_row():
     from kitten.tables.clauses import header_runs
 

@@ -227,19 +227,35 @@ class TableView:
 
     grid: Grid
     types: list[str]  # text type of each cell (by ``Cell.index``)
-    marks: list[Markup]  # markup of each cell (by ``Cell.index``)
+    marks: list[Markup]  # markup of each cell (by ``Cell.index``; shared by plain cells: read only)
     rows: list[list[Cell]]  # distinct cells covering each row
     cols: list[list[Cell]]  # distinct cells covering each column
     links: list[bool]  # each cell is a link cell (``is_link_cell``; by ``Cell.index``)
 
 
 def view(grid: Grid) -> TableView:
-    types = [text_type(c.text) for c in grid.cells]
-    marks = [markup(c) for c in grid.cells]
+    """The view of ``grid``: each text typed once per table (``text_type`` is a function of
+    the text alone), and the cells that hold no element and no style (most cells of a big
+    table) sharing one ``Markup`` of zeros, which nothing changes."""
+    types = _text_types([c.text for c in grid.cells])
+    plain = Markup()
+    marks = [markup(c) if len(c.element) or c.element.get("style") is not None else plain for c in grid.cells]
     rows = [grid.row_cells(r) for r in range(grid.n_rows)]
     cols = [grid.col_cells(c) for c in range(grid.n_cols)]
-    links = [is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
+    links = [m is not plain and is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
     return TableView(grid, types, marks, rows, cols, links)
+
+
+def _text_types(texts: list[str]) -> list[str]:
+    """``text_type`` of each of ``texts``, computed once per distinct text."""
+    known: dict[str, str] = {}
+    out = []
+    for text in texts:
+        t = known.get(text)
+        if t is None:
+            t = known[text] = text_type(text)
+        out.append(t)
+    return out
 
 
 TABLE_FEATURES = (
