@@ -359,12 +359,10 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     row_stats = [stats(row) for row in v.rows]
     col_stats = [stats(col) for col in v.cols]
 
-    def strong(c: Cell) -> bool:
-        return c.tag == "th" or bool(c.text) and marks[c.index].emphasis_chars >= 0.8 * len(c.text)
-
-    # per cell (by Cell.index), computed once: emphasized, and its text as compared with
-    # other cells' (case and spaces ignored)
-    is_strong = [strong(c) for c in g.cells]
+    # per cell (by Cell.index), computed once: emphasized (a th, or 80% of its text
+    # emphasized), and its text as compared with other cells' (case and spaces ignored)
+    is_strong = [c.tag == "th" or bool(c.text) and marks[c.index].emphasis_chars >= 0.8 * len(c.text)
+                 for c in g.cells]
     key = [" ".join(c.text.lower().split()) if c.text else "" for c in g.cells]
     words = [k.count(" ") + 1 if k else 0 for k in key]  # the text's words, from its key
     row_emph = [sum(1 for c in row if is_strong[c.index]) / (len(row) or 1) for row in v.rows]
@@ -372,25 +370,26 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     # the top of the grid: the first row below title rows (one cell across the table)
     top_row = next((r for r, row in enumerate(v.rows) if len(row) > 1), 0)
     tops = [g.slots[top_row][col] for col in range(g.n_cols)] if g.n_rows else []
+    # per column, over its body (the cells with text below the top row): whether the top
+    # cell's type differs from most of the body's, distinct texts, words, links
     differs = 0
+    col_distinct, col_alpha, col_links = [], [], []
+    links = v.links
     for col, top_cell in zip(v.cols, tops):
-        below = [types[c.index] for c in col if c.row > top_row and c.text]
+        body = [c for c in col if c.row > top_row and c.text]
+        below = [types[c.index] for c in body]
         if top_cell is not None and top_cell.text and below:
             counts: dict[str, int] = {}
             for t in below:
                 counts[t] = counts.get(t, 0) + 1
             most = max(counts.values())
             differs += counts.get(types[top_cell.index], 0) != most  # a tie counts as agreement
-    top_differs = differs / (len(v.cols) or 1)
-    top_strong = row_emph[top_row] if row_emph else 0.0
-    # per column, over its body (below the top row): distinct texts, words, links
-    col_distinct, col_alpha, col_links = [], [], []
-    for col in v.cols:
-        body = [c for c in col if c.row > top_row and c.text]
         k = len(body) or 1
         col_distinct.append(len({c.text for c in body}) / k)
-        col_alpha.append(sum(1 for c in body if types[c.index] == "alpha") / k)
-        col_links.append(sum(1 for c in body if v.links[c.index]) / k)
+        col_alpha.append(below.count("alpha") / k)
+        col_links.append(sum(1 for c in body if links[c.index]) / k)
+    top_differs = differs / (len(v.cols) or 1)
+    top_strong = row_emph[top_row] if row_emph else 0.0
     first_alpha = next((i for i, a in enumerate(col_alpha) if a >= 0.5), -1)
     first_text = [False] * len(g.cells)  # the first cell with text of each row (by Cell.index)
     for row in v.rows:
@@ -447,7 +446,6 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     row_by_type = [_by_type(in_row, k, "numeric", "date") for in_row, k in zip(row_types, n_r)]
     col_by_type = [_by_type(in_col, k, "alpha") for in_col, k in zip(col_types, n_c)]
     slots, rows_total, cols_total = g.slots, g.n_rows, g.n_cols
-    links = v.links
     out = []
     append = out.append
     for c in g.cells:
