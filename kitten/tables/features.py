@@ -280,16 +280,29 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     words = [len(c.text.split()) for c in filled]
     marks = v.marks
     types = v.types
-    links = sum(1 for c in filled if v.links[c.index])
-    forms = sum(1 for c in cells if marks[c.index].forms)
-    images = sum(1 for c in cells if marks[c.index].images)
-    alpha = sum(1 for c in filled if types[c.index] == "alpha")
-    digit = sum(1 for c in filled if types[c.index] in ("numeric", "date"))
+    # the cells counted in one pass: links, numbers and dates, words and long texts among
+    # those with text; form controls, images, tags, th and spanning cells among all
+    links = forms = images = alpha = digit = tags = th = spans = long = 0
+    thead = False
+    for c in cells:
+        i = c.index
+        m = marks[i]
+        forms += 1 if m.forms else 0
+        images += 1 if m.images else 0
+        tags += m.tags + 1
+        th += c.tag == "th"
+        spans += c.rowspan > 1 or c.colspan > 1
+        thead = thead or c.section == "thead"
+        if c.text:
+            links += 1 if v.links[i] else 0
+            t = types[i]
+            alpha += t == "alpha"
+            digit += t in ("numeric", "date")
+            long += len(c.text) > 80
     empty_rows = sum(1 for row in v.rows if any(not c.text for c in row)) / (g.n_rows or 1)
     empty_cols = sum(1 for col in v.cols if any(not c.text for c in col)) / (g.n_cols or 1)
     first = v.rows[0] if v.rows else []
     first_th = sum(1 for c in first if c.tag == "th" or (c.text and marks[c.index].emphasis_chars >= 0.8 * len(c.text)))
-    tags = sum(marks[c.index].tags + 1 for c in cells)
     rm, rs = _mean_sd(per_row)
     cm, cs = _mean_sd(per_col)
     lm, ls = _mean_sd(lengths)
@@ -302,11 +315,7 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
         _consistency_type([[types[c.index] for c in col] for col in v.cols]),
         sum(1 for w in words if w <= 4) / nf, sum(words) / nf,
         empty_rows, empty_cols, float(forms > 0), float(bool(g.caption)), math.log2(tags + 1),
-        float(embedded), sum(1 for c in cells if c.tag == "th") / n,
-        float(any(c.section == "thead" for c in cells)),
-        sum(1 for c in cells if c.rowspan > 1 or c.colspan > 1) / n,
-        first_th / (len(first) or 1),
-        sum(1 for c in filled if len(c.text) > 80) / nf,
+        float(embedded), th / n, float(thead), spans / n, first_th / (len(first) or 1), long / nf,
     ]
 
 
