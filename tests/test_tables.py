@@ -331,6 +331,55 @@ def test_the_c_forest_gives_the_python_evaluators_numbers():
         stage1.proba_many([[0.0]])
 
 
+def test_the_c_forest_reads_blocks_of_rows_as_the_python_evaluator():
+    """The C evaluator walks each tree over a block of rows at a time: a big table's cells
+    (more than one block, the last one partial), vectors given as tuples or with ints, and
+    one vector alone get ``python_proba``'s numbers; a value that is no number is an error
+    wherever it stands."""
+    import random
+
+    _, cell_model = models()
+    stage1 = getattr(cell_model, "stage1", cell_model)
+    if stage1.packed is None:
+        pytest.skip("kitten.tables._forest is not built")
+    html = "<table>" + "<tr>" + "".join(f"<th>Column {c}</th>" for c in range(9)) + "</tr>" + "".join(
+        "<tr>" + "".join(f"<td>{r * c}</td>" for c in range(9)) + "</tr>" for r in range(70)) + "</table>"
+    tb = leaf_tables(_doc(html))[0]
+    grid = fill_text(build_grid(tb.element), tb)
+    from kitten.tables.features import cell_features
+    xs = cell_features(view(grid), tb.cell_breaks)
+    assert len(xs) > 600 and len(xs) % 256
+    rng = random.Random(7)
+    xs += [[rng.choice((0, 1, rng.random(), rng.uniform(-5, 100))) for _ in x] for x in xs[:300]]
+    python = [stage1.python_proba(x) for x in xs]
+    assert stage1.proba_many(xs) == python
+    assert stage1.proba_many([tuple(x) for x in xs]) == python
+    assert stage1.predict_many(xs) == [(stage1.classes[p.index(max(p))], max(p)) for p in python]
+    assert [stage1.proba(x) for x in xs[:20]] == python[:20]
+    bad = [list(x) for x in xs[:300]]
+    bad[280][-1] = "x"
+    with pytest.raises(TypeError):
+        stage1.proba_many(bad)
+
+
+def test_the_view_types_each_text_once_and_shares_the_markup_of_plain_cells():
+    """``view`` gives every cell ``text_type`` of its text and ``markup`` of its cell, the
+    cells without elements or style sharing one Markup of zeros (not linked)."""
+    from kitten.tables.features import markup, text_type
+
+    html = ("<table><tr><th>Name</th><th style='font-weight:bold'>Year</th><th>Link</th></tr>"
+            "<tr><td>1990</td><td><b>1990</b></td><td><a href='/x'>Home page</a></td></tr>"
+            "<tr><td>1990</td><td style='color:red'>12 May 2001</td><td><img src='i.png'>x</td></tr></table>")
+    grid = _grid(html)
+    v = view(grid)
+    assert v.types == [text_type(c.text) for c in grid.cells]
+    assert v.marks == [markup(c) for c in grid.cells]
+    plain = [m for c, m in zip(grid.cells, v.marks) if not len(c.element) and c.element.get("style") is None]
+    assert len(plain) > 2 and all(m is plain[0] for m in plain)
+    assert v.links == [bool(c.text) and m.link_chars >= 0.9 * len(c.text) for c, m in zip(grid.cells, v.marks)]
+    assert any(v.links)
+
+
 def test_header_runs_are_the_last_header_rows_above_each_row():
     from kitten.tables.clauses import header_runs
 

@@ -100,8 +100,15 @@ fail:
     return NULL;
 }
 
-/* The feature vector ``row`` as doubles in ``*x`` (grown as needed); -1 on error. */
-static int read_row(const Forest *f, PyObject *item, double **x, Py_ssize_t *x_size) {
+/* Feature values read per block of rows, and each tree walked for every row of the block
+ * before the next tree (its nodes stay in the cache): a row's shares are still summed
+ * tree by tree in order, the same sums as one row at a time. */
+#define BLOCK 256
+
+/* The first ``stride`` values of the feature vector ``item`` as doubles in ``x``; every
+ * value is read (a value that is no number is an error, as in Model.python_proba's
+ * comparisons); -1 on error. A list's items and floats are read directly. */
+static int read_row(const Forest *f, PyObject *item, double *x, Py_ssize_t stride) {
     PyObject *row = PySequence_Fast(item, "a feature vector");
     if (!row) return -1;
     Py_ssize_t m = PySequence_Fast_GET_SIZE(row);
@@ -110,38 +117,61 @@ static int read_row(const Forest *f, PyObject *item, double **x, Py_ssize_t *x_s
         PyErr_SetString(PyExc_ValueError, "a feature vector shorter than the model's features");
         return -1;
     }
-    if (m > *x_size) {
-        double *grown = realloc(*x, m * sizeof(double));
-        if (!grown) { Py_DECREF(row); PyErr_NoMemory(); return -1; }
-        *x = grown; *x_size = m;
-    }
+    PyObject **items = PySequence_Fast_ITEMS(row);
     for (Py_ssize_t i = 0; i < m; i++) {
-        (*x)[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(row, i));
-        if ((*x)[i] == -1.0 && PyErr_Occurred()) { Py_DECREF(row); return -1; }
+        PyObject *o = items[i];
+        double v = PyFloat_CheckExact(o) ? PyFloat_AS_DOUBLE(o) : PyFloat_AsDouble(o);
+        if (v == -1.0 && PyErr_Occurred()) { Py_DECREF(row); return -1; }
+        if (i < stride) x[i] = v;
     }
     Py_DECREF(row);
     return 0;
 }
 
-/* The class probabilities of ``x`` in ``sums`` (k values), as Model.python_proba. */
-static void forest_proba(const Forest *f, const double *x, double *sums) {
+/* The class probabilities of the ``n`` rows of ``x`` (``stride`` values each) in ``sums``
+ * (k values per row), as Model.python_proba: the shares at each tree's leaf summed in the
+ * order of the trees, then divided by the number of trees (one tree: its shares). */
+static void forest_proba(const Forest *f, const double *x, Py_ssize_t n, Py_ssize_t stride, double *sums) {
     Py_ssize_t k = f->n_classes;
-    for (Py_ssize_t c = 0; c < k; c++) sums[c] = 0.0;
+    for (Py_ssize_t i = 0; i < n * k; i++) sums[i] = 0.0;
     for (Py_ssize_t t = 0; t < f->n_trees; t++) {
-        int node = f->roots[t];
-        while (f->left[node] != -1)
-            node = x[f->feature[node]] <= f->threshold[node] ? f->left[node] : f->right[node];
-        const double *v = f->values + (Py_ssize_t)node * k;
-        for (Py_ssize_t c = 0; c < k; c++) sums[c] += v[c];
+        int root = f->roots[t];
+        for (Py_ssize_t r = 0; r < n; r++) {
+            const double *xr = x + r * stride;
+            int node = root;
+            while (f->left[node] != -1)
+                node = xr[f->feature[node]] <= f->threshold[node] ? f->left[node] : f->right[node];
+            const double *v = f->values + (Py_ssize_t)node * k;
+            double *s = sums + r * k;
+            for (Py_ssize_t c = 0; c < k; c++) s[c] += v[c];
+        }
     }
-    /* one tree: its shares as they are (Model.proba does not divide then) */
     if (f->n_trees > 1)
-        for (Py_ssize_t c = 0; c < k; c++) sums[c] = sums[c] / (double)f->n_trees;
+        for (Py_ssize_t i = 0; i < n * k; i++) sums[i] = sums[i] / (double)f->n_trees;
 }
 
-/* proba(capsule, rows), or with ``top`` set, predict(capsule, rows): for each row the
- * index of the first class of the highest probability and that probability, as
- * Model.predict_many reads proba's lists (no list of probabilities built per row). */
+/* The result of one row from its probabilities ``s``: the list of them, or with ``top``
+ * set the index of the first class of the highest probability and that probability, as
+ * Model.predict_many reads proba's lists. */
+static PyObject *row_result(const double *s, Py_ssize_t k, int top) {
+    if (top) {
+        Py_ssize_t best = 0;
+        for (Py_ssize_t c = 1; c < k; c++)
+            if (s[c] > s[best]) best = c;
+        return Py_BuildValue("(nd)", best, s[best]);
+    }
+    PyObject *p = PyList_New(k);
+    if (!p) return NULL;
+    for (Py_ssize_t c = 0; c < k; c++) {
+        PyObject *num = PyFloat_FromDouble(s[c]);
+        if (!num) { Py_DECREF(p); return NULL; }
+        PyList_SET_ITEM(p, c, num);
+    }
+    return p;
+}
+
+/* proba(capsule, rows), or with ``top`` set, predict(capsule, rows) (no list of
+ * probabilities built per row). */
 static PyObject *evaluate(PyObject *args, int top) {
     PyObject *capsule, *rows;
     if (!PyArg_ParseTuple(args, "OO", &capsule, &rows)) return NULL;
@@ -150,30 +180,20 @@ static PyObject *evaluate(PyObject *args, int top) {
     PyObject *rows_fast = PySequence_Fast(rows, "a sequence of feature vectors");
     if (!rows_fast) return NULL;
     Py_ssize_t n_rows = PySequence_Fast_GET_SIZE(rows_fast), k = f->n_classes;
+    Py_ssize_t stride = f->n_features > 0 ? f->n_features : 1;
     PyObject *out = PyList_New(n_rows);
-    double *x = NULL, *sums = malloc(k * sizeof(double));
-    Py_ssize_t x_size = 0;
-    if (!out || !sums) { PyErr_NoMemory(); goto fail; }
-    for (Py_ssize_t r = 0; r < n_rows; r++) {
-        if (read_row(f, PySequence_Fast_GET_ITEM(rows_fast, r), &x, &x_size)) goto fail;
-        forest_proba(f, x, sums);
-        PyObject *p;
-        if (top) {
-            Py_ssize_t best = 0;
-            for (Py_ssize_t c = 1; c < k; c++)
-                if (sums[c] > sums[best]) best = c;
-            p = Py_BuildValue("(nd)", best, sums[best]);
+    double *x = malloc(BLOCK * stride * sizeof(double)), *sums = malloc(BLOCK * k * sizeof(double));
+    if (!out || !x || !sums) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t start = 0; start < n_rows; start += BLOCK) {
+        Py_ssize_t n = n_rows - start < BLOCK ? n_rows - start : BLOCK;
+        for (Py_ssize_t r = 0; r < n; r++)
+            if (read_row(f, PySequence_Fast_GET_ITEM(rows_fast, start + r), x + r * stride, stride)) goto fail;
+        forest_proba(f, x, n, stride, sums);
+        for (Py_ssize_t r = 0; r < n; r++) {
+            PyObject *p = row_result(sums + r * k, k, top);
             if (!p) goto fail;
-        } else {
-            p = PyList_New(k);
-            if (!p) goto fail;
-            for (Py_ssize_t c = 0; c < k; c++) {
-                PyObject *num = PyFloat_FromDouble(sums[c]);
-                if (!num) { Py_DECREF(p); goto fail; }
-                PyList_SET_ITEM(p, c, num);
-            }
+            PyList_SET_ITEM(out, start + r, p);
         }
-        PyList_SET_ITEM(out, r, p);
     }
     free(x); free(sums);
     Py_DECREF(rows_fast);

@@ -55,6 +55,12 @@ def _join(texts: list[str], sep: str) -> str:
     return sep.join(out)
 
 
+def _has_alnum(text: str) -> bool:
+    """Some character of ``text`` is a letter or a digit (``str.isalnum``); the first one
+    looked at alone first (most cells of a big table start with one)."""
+    return bool(text) and (text[0].isalnum() or any(ch.isalnum() for ch in text))
+
+
 def table_thema(grid: Grid, sep: str) -> str:
     """What applies to every data cell of the table: its thema cells' texts joined with
     ``sep``, else its caption ("" when neither)."""
@@ -103,7 +109,7 @@ def section_rows(grid: Grid, is_header_row: list[bool]) -> dict[int, str]:
     headers and the airports of that department)."""
     texts: dict[int, list] = {}
     for c in grid.cells:
-        if c.text and any(ch.isalnum() for ch in c.text):
+        if _has_alnum(c.text):
             texts.setdefault(c.row, []).append(c)
     out: dict[int, str] = {}
     is_header_row = list(is_header_row)  # a section found is no header row for the next one
@@ -167,13 +173,16 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         is_header_row[r] = False
     thema = table_thema(grid, config.level_separator)
     runs = header_runs(is_header_row)
-    known: dict[tuple[int, int, int, int], str] = {}  # column headers already joined
+    # the column headers of a value, joined once per run of header rows and columns, with
+    # the separator before the value
+    known: dict[tuple[int, int], dict[tuple[int, int], str]] = {}
+    value_sep, header_sep, level_sep = config.value_separator, config.header_separator, config.level_separator
 
     def headers_over(run: range, col: int, span: int) -> str:
-        key = (run.start, run.stop, col, span)
-        text = known.get(key)
+        in_run = known.setdefault((run.start, run.stop), {})
+        text = in_run.get((col, span))
         if text is None:
-            text = known[key] = column_headers(grid, run, range(col, col + span), config.level_separator, runs)
+            text = in_run[(col, span)] = column_headers(grid, run, range(col, col + span), level_sep, runs)
         return text
 
     out: list[Clause] = []
@@ -196,14 +205,21 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         for h in headers:  # the entity with the name of its column ("Name: Anna Meares (AUS)")
             corner = headers_over(runs[h.row], h.col, h.colspan)
             if corner and corner != _label(h.text):
-                parts.append(f"{corner}{config.value_separator}{h.text}")
+                parts.append(f"{corner}{value_sep}{h.text}")
+        run = runs[r]
+        in_run = known.setdefault((run.start, run.stop), {})
         for d in data:
-            column = headers_over(runs[r], d.col, d.colspan)
-            # the row headers left of the value, else those right of it (a rank before the name)
-            bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
-            row_header = _join([_label(h.text) for h in bound], config.level_separator)
-            label = config.header_separator.join(x for x in (column, row_header) if x)
-            parts.append(f"{label}{config.value_separator}{d.text}" if label else d.text)
+            column = in_run.get((d.col, d.colspan))
+            if column is None:
+                column = headers_over(run, d.col, d.colspan)
+            if headers:
+                # the row headers left of the value, else those right of it (a rank before the name)
+                bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
+                row_header = _join([_label(h.text) for h in bound], level_sep)
+                label = column + header_sep + row_header if column and row_header else column or row_header
+            else:
+                label = column
+            parts.append(f"{label}{value_sep}{d.text}" if label else d.text)
         prefix = "".join(x + config.thema_separator for x in (thema, group) if x)
         out.append(Clause(r, prefix + config.cell_separator.join(parts)))
     return out
@@ -232,5 +248,5 @@ def unused_cells(grid: Grid, clauses: list[Clause]) -> list[Cell]:
     kept = {c.index: carried(c) for c in candidates}
     entity_columns = {col for c in candidates if c.type == "header" and kept[c.index]
                       for col in range(c.col, c.col + c.colspan)}
-    return [c for c in candidates if any(ch.isalnum() for ch in c.text) and not kept[c.index]
+    return [c for c in candidates if _has_alnum(c.text) and not kept[c.index]
             and not (c.type == "header" and entity_columns.issuperset(range(c.col, c.col + c.colspan)))]

@@ -227,19 +227,35 @@ class TableView:
 
     grid: Grid
     types: list[str]  # text type of each cell (by ``Cell.index``)
-    marks: list[Markup]  # markup of each cell (by ``Cell.index``)
+    marks: list[Markup]  # markup of each cell (by ``Cell.index``; shared by plain cells: read only)
     rows: list[list[Cell]]  # distinct cells covering each row
     cols: list[list[Cell]]  # distinct cells covering each column
     links: list[bool]  # each cell is a link cell (``is_link_cell``; by ``Cell.index``)
 
 
 def view(grid: Grid) -> TableView:
-    types = [text_type(c.text) for c in grid.cells]
-    marks = [markup(c) for c in grid.cells]
+    """The view of ``grid``: each text typed once per table (``text_type`` is a function of
+    the text alone), and the cells that hold no element and no style (most cells of a big
+    table) sharing one ``Markup`` of zeros, which nothing changes."""
+    types = _text_types([c.text for c in grid.cells])
+    plain = Markup()
+    marks = [markup(c) if len(c.element) or c.element.get("style") is not None else plain for c in grid.cells]
     rows = [grid.row_cells(r) for r in range(grid.n_rows)]
     cols = [grid.col_cells(c) for c in range(grid.n_cols)]
-    links = [is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
+    links = [m is not plain and is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
     return TableView(grid, types, marks, rows, cols, links)
+
+
+def _text_types(texts: list[str]) -> list[str]:
+    """``text_type`` of each of ``texts``, computed once per distinct text."""
+    known: dict[str, str] = {}
+    out = []
+    for text in texts:
+        t = known.get(text)
+        if t is None:
+            t = known[text] = text_type(text)
+        out.append(t)
+    return out
 
 
 TABLE_FEATURES = (
@@ -264,16 +280,29 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     words = [len(c.text.split()) for c in filled]
     marks = v.marks
     types = v.types
-    links = sum(1 for c in filled if v.links[c.index])
-    forms = sum(1 for c in cells if marks[c.index].forms)
-    images = sum(1 for c in cells if marks[c.index].images)
-    alpha = sum(1 for c in filled if types[c.index] == "alpha")
-    digit = sum(1 for c in filled if types[c.index] in ("numeric", "date"))
+    # the cells counted in one pass: links, numbers and dates, words and long texts among
+    # those with text; form controls, images, tags, th and spanning cells among all
+    links = forms = images = alpha = digit = tags = th = spans = long = 0
+    thead = False
+    for c in cells:
+        i = c.index
+        m = marks[i]
+        forms += 1 if m.forms else 0
+        images += 1 if m.images else 0
+        tags += m.tags + 1
+        th += c.tag == "th"
+        spans += c.rowspan > 1 or c.colspan > 1
+        thead = thead or c.section == "thead"
+        if c.text:
+            links += 1 if v.links[i] else 0
+            t = types[i]
+            alpha += t == "alpha"
+            digit += t in ("numeric", "date")
+            long += len(c.text) > 80
     empty_rows = sum(1 for row in v.rows if any(not c.text for c in row)) / (g.n_rows or 1)
     empty_cols = sum(1 for col in v.cols if any(not c.text for c in col)) / (g.n_cols or 1)
     first = v.rows[0] if v.rows else []
     first_th = sum(1 for c in first if c.tag == "th" or (c.text and marks[c.index].emphasis_chars >= 0.8 * len(c.text)))
-    tags = sum(marks[c.index].tags + 1 for c in cells)
     rm, rs = _mean_sd(per_row)
     cm, cs = _mean_sd(per_col)
     lm, ls = _mean_sd(lengths)
@@ -286,11 +315,7 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
         _consistency_type([[types[c.index] for c in col] for col in v.cols]),
         sum(1 for w in words if w <= 4) / nf, sum(words) / nf,
         empty_rows, empty_cols, float(forms > 0), float(bool(g.caption)), math.log2(tags + 1),
-        float(embedded), sum(1 for c in cells if c.tag == "th") / n,
-        float(any(c.section == "thead" for c in cells)),
-        sum(1 for c in cells if c.rowspan > 1 or c.colspan > 1) / n,
-        first_th / (len(first) or 1),
-        sum(1 for c in filled if len(c.text) > 80) / nf,
+        float(embedded), th / n, float(thead), spans / n, first_th / (len(first) or 1), long / nf,
     ]
 
 
@@ -343,12 +368,10 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     row_stats = [stats(row) for row in v.rows]
     col_stats = [stats(col) for col in v.cols]
 
-    def strong(c: Cell) -> bool:
-        return c.tag == "th" or bool(c.text) and marks[c.index].emphasis_chars >= 0.8 * len(c.text)
-
-    # per cell (by Cell.index), computed once: emphasized, and its text as compared with
-    # other cells' (case and spaces ignored)
-    is_strong = [strong(c) for c in g.cells]
+    # per cell (by Cell.index), computed once: emphasized (a th, or 80% of its text
+    # emphasized), and its text as compared with other cells' (case and spaces ignored)
+    is_strong = [c.tag == "th" or bool(c.text) and marks[c.index].emphasis_chars >= 0.8 * len(c.text)
+                 for c in g.cells]
     key = [" ".join(c.text.lower().split()) if c.text else "" for c in g.cells]
     words = [k.count(" ") + 1 if k else 0 for k in key]  # the text's words, from its key
     row_emph = [sum(1 for c in row if is_strong[c.index]) / (len(row) or 1) for row in v.rows]
@@ -356,31 +379,32 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     # the top of the grid: the first row below title rows (one cell across the table)
     top_row = next((r for r, row in enumerate(v.rows) if len(row) > 1), 0)
     tops = [g.slots[top_row][col] for col in range(g.n_cols)] if g.n_rows else []
+    # per column, over its body (the cells with text below the top row): whether the top
+    # cell's type differs from most of the body's, distinct texts, words, links
     differs = 0
+    col_distinct, col_alpha, col_links = [], [], []
+    links = v.links
     for col, top_cell in zip(v.cols, tops):
-        below = [types[c.index] for c in col if c.row > top_row and c.text]
+        body = [c for c in col if c.row > top_row and c.text]
+        below = [types[c.index] for c in body]
         if top_cell is not None and top_cell.text and below:
             counts: dict[str, int] = {}
             for t in below:
                 counts[t] = counts.get(t, 0) + 1
             most = max(counts.values())
             differs += counts.get(types[top_cell.index], 0) != most  # a tie counts as agreement
-    top_differs = differs / (len(v.cols) or 1)
-    top_strong = row_emph[top_row] if row_emph else 0.0
-    # per column, over its body (below the top row): distinct texts, words, links
-    col_distinct, col_alpha, col_links = [], [], []
-    for col in v.cols:
-        body = [c for c in col if c.row > top_row and c.text]
         k = len(body) or 1
         col_distinct.append(len({c.text for c in body}) / k)
-        col_alpha.append(sum(1 for c in body if types[c.index] == "alpha") / k)
-        col_links.append(sum(1 for c in body if v.links[c.index]) / k)
+        col_alpha.append(below.count("alpha") / k)
+        col_links.append(sum(1 for c in body if links[c.index]) / k)
+    top_differs = differs / (len(v.cols) or 1)
+    top_strong = row_emph[top_row] if row_emph else 0.0
     first_alpha = next((i for i, a in enumerate(col_alpha) if a >= 0.5), -1)
-    first_text = set()  # the first cell with text of each row
+    first_text = [False] * len(g.cells)  # the first cell with text of each row (by Cell.index)
     for row in v.rows:
         for c in row:
             if c.text:
-                first_text.add(c.index)
+                first_text[c.index] = True
                 break
     # text types counted once per row and column: a cell's "others" are its row (column)
     # but itself, so each share is a subtraction, not a scan (linear in the cells)
@@ -424,49 +448,74 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     col_th_body = [sum(1 for c in col if c.row > top_row and c.tag == "th") /
                    (sum(1 for c in col if c.row > top_row) or 1) for col in v.cols]
 
-    def empty_at(r: int, col: int) -> float:
-        if r < 0 or col < 0 or r >= g.n_rows or col >= g.n_cols:
-            return -1.0
-        x = g.slots[r][col]
-        return 1.0 if x is None or not x.text else 0.0
-
+    # what the vector takes from the cell's row and column, by text type, computed once
+    # per row (column) with the expressions a cell would use
+    n_r = [(len(row) - 1) or 1 for row in v.rows]
+    n_c = [(len(col) - 1) or 1 for col in v.cols]
+    row_by_type = [_by_type(in_row, k, "numeric", "date") for in_row, k in zip(row_types, n_r)]
+    col_by_type = [_by_type(in_col, k, "alpha") for in_col, k in zip(col_types, n_c)]
+    slots, rows_total, cols_total = g.slots, g.n_rows, g.n_cols
     out = []
+    append = out.append
     for c in g.cells:
-        below_top = c.row > top_row and tops[c.col] is not c
-        t = types[c.index]
-        m = marks[c.index]
-        in_row, in_col = row_types[c.row], col_types[c.col]
-        n_r, n_c = (len(v.rows[c.row]) - 1) or 1, (len(v.cols[c.col]) - 1) or 1
-        above = g.slots[c.row - 1][c.col] if c.row > 0 else None
-        left = g.slots[c.row][c.col - 1] if c.col > 0 else None
-        length = len(c.text)
-        rm, rth, rem = row_stats[c.row]
-        cm, cth, cem = col_stats[c.col]
-        out.append([
-            c.row, c.col, c.row / n_rows, c.col / n_cols, float(c.row == top_row), float(c.col == 0),
-            float(c.row + c.rowspan >= g.n_rows), c.rowspan, c.colspan, float(c.colspan >= n_cols and n_cols > 1),
-            rm, cm, breaks.get(c.element, 0), float(c.tag == "th"),
+        r, col, i, text = c.row, c.col, c.index, c.text
+        rowspan, colspan = c.rowspan, c.colspan
+        below_top = r > top_row and tops[col] is not c
+        t = types[i]
+        m = marks[i]
+        row_agree, row_numeric = row_by_type[r][t]
+        col_agree, col_alpha_share = col_by_type[col][t]
+        if r:
+            above = slots[r - 1][col]
+            above_th = 1.0 if above is not None and above.tag == "th" else 0.0
+            above_empty = 1.0 if above is None or not above.text else 0.0
+        else:
+            above_th, above_empty = 0.0, -1.0
+        left = slots[r][col - 1] if col else None
+        below = r + rowspan
+        below_empty = -1.0 if below >= rows_total else (1.0 if slots[below][col] is None or not slots[below][col].text
+                                                        else 0.0)
+        length = len(text)
+        rm, rth, rem = row_stats[r]
+        cm, cth, cem = col_stats[col]
+        mean_len = col_len[col]
+        append([
+            r, col, r / n_rows, col / n_cols, 1.0 if r == top_row else 0.0, 1.0 if col == 0 else 0.0,
+            1.0 if below >= rows_total else 0.0, rowspan, colspan, 1.0 if colspan >= n_cols and n_cols > 1 else 0.0,
+            rm, cm, breaks.get(c.element, 0), 1.0 if c.tag == "th" else 0.0,
             min(1.0, m.emphasis_chars / length) if length else 0.0,
-            float(t == "numeric"), float(t == "date"), float(t == "alpha"), float(t == "empty"),
-            length, words[c.index], float(v.links[c.index]),
-            (in_row[t] - 1) / n_r,
-            (in_col[t] - 1) / n_c,
+            *_TYPE_FLAGS.get(t, _NO_TYPE),
+            length, words[i], 1.0 if links[i] else 0.0,
+            row_agree, col_agree,
             rth, cth, rem, cem,
-            float(above is not None and above.tag == "th"), float(left is not None and left.tag == "th"),
-            _SECTION.get(c.section, 0.0), float(c.text.endswith(":")), table_th, g.n_rows, g.n_cols,
-            float(c.index in first_text),
-            float(below_top and top_text[c.col]),
-            float(below_top and top_strong_col[c.col]),
-            (in_row["numeric"] + in_row["date"] - (t in ("numeric", "date"))) / n_r,
-            (in_col["alpha"] - (t == "alpha")) / n_c,
-            length / col_len[c.col] if col_len[c.col] else 0.0, row_emph[c.row], top_differs, top_strong,
-            col_distinct[c.col], float(c.col == first_alpha), col_links[c.col],
-            float(same_top[c.index]), row_same[c.row],
-            float(m.images > 0), empty_at(c.row - 1, c.col), empty_at(c.row + c.rowspan, c.col),
-            float(same_head[c.index]), row_same_head[c.row], col_th_body[c.col],
-            g.n_rows - c.row - c.rowspan, float(bool(_NOTE.match(c.text))), row_texts[c.row],
+            above_th, 1.0 if left is not None and left.tag == "th" else 0.0,
+            _SECTION.get(c.section, 0.0), 1.0 if text.endswith(":") else 0.0, table_th, rows_total, cols_total,
+            1.0 if first_text[i] else 0.0,
+            1.0 if below_top and top_text[col] else 0.0,
+            1.0 if below_top and top_strong_col[col] else 0.0,
+            row_numeric, col_alpha_share,
+            length / mean_len if mean_len else 0.0, row_emph[r], top_differs, top_strong,
+            col_distinct[col], 1.0 if col == first_alpha else 0.0, col_links[col],
+            1.0 if same_top[i] else 0.0, row_same[r],
+            1.0 if m.images > 0 else 0.0, above_empty, below_empty,
+            1.0 if same_head[i] else 0.0, row_same_head[r], col_th_body[col],
+            rows_total - below, 1.0 if _NOTE.match(text) else 0.0, row_texts[r],
         ])
     return out
+
+
+#: the ``numeric``, ``date``, ``alpha`` and ``empty`` features of each text type
+_TYPE_FLAGS = {t: tuple(1.0 if t == x else 0.0 for x in ("numeric", "date", "alpha", "empty"))
+               for t in ("numeric", "date", "alpha", "empty")}
+_NO_TYPE = (0.0, 0.0, 0.0, 0.0)
+
+
+def _by_type(counts: dict[str, int], others: int, *kinds: str) -> dict[str, tuple[float, float]]:
+    """For a cell of each text type of ``counts`` (the types of a row or column, the cell
+    among them): the share of the ``others`` other cells of its type, and of those of
+    ``kinds`` (the cell left out when it is of one of them)."""
+    same_kind = sum(counts[k] for k in kinds)
+    return {t: ((n - 1) / others, (same_kind - (t in kinds)) / others) for t, n in counts.items()}
 
 
 def _type_counts(cells: list[Cell], types: dict) -> dict[str, int]:
