@@ -61,11 +61,29 @@ STOP_WORDS: dict[str, frozenset[str]] = {
 }
 
 
+def _languages_of_words(lists: dict[str, frozenset[str]]) -> dict[str, tuple[str, ...]]:
+    """Each word of the lists -> the languages whose list has it (in the lists' order)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for lang, words in lists.items():
+        for word in words:
+            out[word] = out.get(word, ()) + (lang,)
+    return out
+
+
+#: each function word of STOP_WORDS -> the languages that list it (:func:`detect` looks
+#: each word of the text up once instead of once per language)
+_STOP_WORD_LANGUAGES = _languages_of_words(STOP_WORDS)
+
+
 def detect(text: str, min_hits: int = 8, margin: float = 2.0) -> str | None:
     """The language of ``text`` (``en``, ``fr``, ``de``, ``es``, ``it``, ``nl``), or
     ``None`` when the text has too few function words or no clear winner."""
     words = text.lower().split()  # a word glued to punctuation is not counted: fine for a guess
-    scores = {lang: sum(map(stop.__contains__, words)) for lang, stop in STOP_WORDS.items()}
+    scores = dict.fromkeys(STOP_WORDS, 0)  # in STOP_WORDS' order: the order ties keep
+    languages_of = _STOP_WORD_LANGUAGES.get
+    for word in words:
+        for lang in languages_of(word, ()):
+            scores[lang] += 1
     ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
     (best, first), (_, second) = ranked[0], ranked[1]
     if first < min_hits or first < margin * second:

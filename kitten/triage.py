@@ -37,7 +37,7 @@ _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 def triage(data: bytes, config: TriageConfig) -> Triage:
     """Classify a page from its first bytes."""
     head = data[:_SNIFF]
-    if not data.strip():
+    if not data or data.isspace():  # (no copy of the page, as strip() would make)
         return Triage("empty", "the page is empty or white space only")
     for magic, what in _MAGIC:
         if head.startswith(magic) and (magic not in _WEAK_MAGIC or b"\x00" in head[:1024]):

@@ -338,6 +338,27 @@ def test_config_checks() -> None:
 # --------------------------------------------------------------------------- language
 
 
+def test_detector_scores_are_each_languages_count() -> None:
+    """``detect`` looks each word up once (``_STOP_WORD_LANGUAGES``) and decides as counting
+    each language's words one list after another would, ties included."""
+    import random
+
+    from kitten import language
+
+    def by_lists(text: str, min_hits: int, margin: float) -> str | None:
+        words = text.lower().split()
+        scores = {lang: sum(map(stop.__contains__, words)) for lang, stop in language.STOP_WORDS.items()}
+        (best, first), (_, second) = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)[:2]
+        return None if first < min_hits or first < margin * second else best
+
+    rng = random.Random(1)
+    vocabulary = sorted(w for ws in language.STOP_WORDS.values() for w in ws) + ["x", "Le", "THE", "und,"]
+    for _ in range(3000):
+        text = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(0, 60)))
+        for min_hits, margin in ((1, 1.0), (8, 2.0)):
+            assert detect(text, min_hits, margin) == by_lists(text, min_hits, margin), text
+
+
 def test_detector() -> None:
     assert detect("The cat is on the mat and it was there for a while, which is what we had in mind.") == "en"
     assert detect("Le chat est sur le tapis et il y est depuis une heure, ce qui est pour nous très bien.") == "fr"
