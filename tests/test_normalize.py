@@ -359,3 +359,24 @@ def test_the_quick_test_for_long_start_tags_is_exact() -> None:
             total += run + 1
         text = "".join(parts)[:n]
         assert _may_hold_long_tag(text) == (len(text) >= 20000 and max(map(len, text.split("<"))) > 20000)
+
+
+def test_long_start_tags_are_the_patterns_matches() -> None:
+    """``_long_start_tags`` finds what ``_LONG_TAG.finditer`` finds (start, end, name,
+    attributes), without the pattern's backtracking: tags of every length around 20,000,
+    names long and short, with and without ``>``, white space and ``/`` in names."""
+    import random
+
+    from kitten.normalizer.parse import _LONG_TAG, _long_start_tags
+
+    rng = random.Random(5)
+    for _ in range(200):
+        parts = []
+        for _ in range(rng.randint(1, 4)):
+            name = rng.choice(["div", "a", "x" * rng.randint(1, 2000), "img/", "9p", "é", "DIV"])
+            body = rng.choice(["y" * rng.choice([19990, 19999, 20000, 20001, 25000]),
+                               " a=1" * rng.choice([4990, 5000, 5001]), "z\u00a0" * 10001])
+            parts.append(f"<{name}{body}" + rng.choice([">", "/>", "", "<", " >"]) + "text " * rng.randint(0, 9))
+        text = "".join(parts)
+        found = [(m.start(), m.end(), m.group(1), m.group(2)) for m in _LONG_TAG.finditer(text)]
+        assert list(_long_start_tags(text)) == found
