@@ -342,9 +342,10 @@ def test_maps_with_same_attributes_get_distinct_generated_ids(write) -> None:
     assert len(ids) == 2 and len(set(ids)) == 2, ids
 
 
-def test_the_quick_test_for_long_start_tags_is_exact() -> None:
-    """``_may_hold_long_tag`` (aligned blocks first) says what measuring every run between
-    two ``<`` says, on texts with runs of every length around its bounds."""
+def test_the_quick_test_for_long_start_tags_never_misses_one() -> None:
+    """``_may_hold_long_tag`` (aligned blocks) says "maybe" whenever a run between two
+    ``<`` is over 20,000 characters long, on texts with runs of every length around its
+    bounds."""
     import random
 
     from kitten.normalizer.parse import _may_hold_long_tag
@@ -358,7 +359,8 @@ def test_the_quick_test_for_long_start_tags_is_exact() -> None:
             parts.append("x" * run + "<")
             total += run + 1
         text = "".join(parts)[:n]
-        assert _may_hold_long_tag(text) == (len(text) >= 20000 and max(map(len, text.split("<"))) > 20000)
+        if len(text) >= 20000 and max(map(len, text.split("<"))) > 20000:
+            assert _may_hold_long_tag(text)
 
 
 def test_long_start_tags_are_the_patterns_matches() -> None:

@@ -71,15 +71,13 @@ def _warn_unterminated_comment(text: str, log: PageLog) -> None:
 
 
 def _may_hold_long_tag(text: str) -> bool:
-    """Whether ``text`` has more than 20,000 characters without a ``<`` (room for a start
-    tag as long as :data:`_LONG_TAG` looks for). Quick first: when every aligned block of
-    10,000 characters holds a ``<``, no run without one reaches 20,000 (it would hold a
-    whole block); else the runs are measured."""
+    """False when ``text`` certainly has no run of 20,000 characters without a ``<`` (no
+    room for a start tag as long as :data:`_LONG_TAG` looks for): every aligned block of
+    10,000 characters holds a ``<`` (such a run would hold a whole block). True: maybe
+    (:func:`_long_start_tags` then looks)."""
     if len(text) <= 20000:
         return False
-    if all(text.find("<", i, i + 10000) >= 0 for i in range(0, len(text) - 10000 + 1, 10000)):
-        return False
-    return max(map(len, text.split("<"))) > 20000
+    return not all(text.find("<", i, i + 10000) >= 0 for i in range(0, len(text) - 10000 + 1, 10000))
 
 
 #: a "<" and more than 20,000 characters before the next "<": where a start tag that long

@@ -673,11 +673,8 @@ class _Writer:
         _log_stats(self.stats, log)
         while self.stack:
             self.close(self.stack[-1])
-        out = self.out
-        self.done.append("".join(out))
-        out.clear()
-        self.done[0:0] = (XML_DECLARATION, DOCTYPE)
-        doc = "".join(self.done)
+        doc = "".join((XML_DECLARATION, DOCTYPE, *self.done, *self.out))  # one copy of the text
+        self.out.clear()
         self.done.clear()
         if self.idrefs:
             doc = _IDREF_MARK.sub(self._idref, doc)
