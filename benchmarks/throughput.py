@@ -1,6 +1,7 @@
 """Extraction speed and memory of Kitten and its peers on the same pages, one core.
 
     python benchmarks/throughput.py [--corpora .cache/corpora] [--per-corpus 200] [--repeat 3]
+                                    [--sets cleaneval-final,dragnet]
                                     [--rounds 1] [--tools kitten,resiliparse,...]
 
 The pages are ``benchmark_pages()`` of ``_pages.py`` (the first 200 of CLEANEVAL
@@ -40,7 +41,7 @@ from pathlib import Path
 from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _pages import DEFAULT_CORPORA, benchmark_pages  # noqa: E402
+from _pages import DEFAULT_CORPORA, DEFAULT_SETS, benchmark_pages  # noqa: E402
 from peers import PEERS, load_peer, missing_reason, run_peer  # noqa: E402
 
 DEFAULT_TOOLS = ("kitten", "resiliparse", "html-text", "inscriptis", "trafilatura", "readability", "justext")
@@ -61,7 +62,8 @@ def _current_rss_mb() -> float:
         return _maxrss_mb()
 
 
-def worker(tool: str, corpora: Path, per_corpus: int, repeat: int, cpu: int | None) -> dict:
+def worker(tool: str, corpora: Path, per_corpus: int, repeat: int, cpu: int | None,
+           sets: tuple[str, ...] = DEFAULT_SETS) -> dict:
     """Measure one tool in this process (called in a fresh subprocess)."""
     import gc
     import warnings
@@ -69,7 +71,7 @@ def worker(tool: str, corpora: Path, per_corpus: int, repeat: int, cpu: int | No
     warnings.filterwarnings("ignore")
     if cpu is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {cpu})
-    pages = [data for _, data in benchmark_pages(corpora, per_corpus)]
+    pages = [data for _, data in benchmark_pages(corpora, per_corpus, sets)]
     extract = load_peer(tool)
     for data in pages[:WARM_UP_PAGES]:
         run_peer(extract, data)
@@ -106,7 +108,7 @@ def _run_tool(tool: str, args: argparse.Namespace, cpu: int | None) -> dict:
     of another checkout first on the path (``kitten@/tmp/before``: before/after in one run)."""
     name, _, checkout = tool.partition("@")
     cmd = [sys.executable, __file__, "--worker", name, "--corpora", str(args.corpora),
-           "--per-corpus", str(args.per_corpus), "--repeat", str(args.repeat)]
+           "--per-corpus", str(args.per_corpus), "--repeat", str(args.repeat), "--sets", args.sets]
     if cpu is not None:
         cmd += ["--cpu", str(cpu)]
     env = {**os.environ, "PYTHONPATH": checkout} if checkout else None
@@ -114,6 +116,10 @@ def _run_tool(tool: str, args: argparse.Namespace, cpu: int | None) -> dict:
     if proc.returncode != 0:
         return {"tool": tool, "error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
     return {**json.loads(proc.stdout.strip().splitlines()[-1]), "tool": tool}
+
+
+def _sets(args: argparse.Namespace) -> tuple[str, ...]:
+    return tuple(s.strip() for s in args.sets.split(",") if s.strip())
 
 
 def _pick_cpu() -> int | None:
@@ -144,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
     ap.add_argument("--per-corpus", type=int, default=200)
+    ap.add_argument("--sets", default=",".join(DEFAULT_SETS),
+                    help="corpora of .cache/corpora to read pages from (modern: 192 recent news pages)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=1,
                     help="measure every tool this many times, alternating the order (summary at the end)")
@@ -154,11 +162,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = ap.parse_args(argv)
 
     if args.worker:
-        print(json.dumps(worker(args.worker, args.corpora, args.per_corpus, args.repeat, args.cpu)))
+        print(json.dumps(worker(args.worker, args.corpora, args.per_corpus, args.repeat, args.cpu, _sets(args))))
         return
 
     tools = [t.strip() for t in args.tools.split(",") if t.strip()]
-    pages = benchmark_pages(args.corpora, args.per_corpus)  # fail early if the corpora are missing
+    pages = benchmark_pages(args.corpora, args.per_corpus, _sets(args))  # fail early if the corpora are missing
     mb = sum(len(d) for _, d in pages) / 1e6
     cpu = _pick_cpu()
     try:
