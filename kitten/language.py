@@ -62,7 +62,8 @@ STOP_WORDS: dict[str, frozenset[str]] = {
 
 
 def _languages_of_words(lists: dict[str, frozenset[str]]) -> dict[str, tuple[str, ...]]:
-    """Each word of the lists -> the languages whose list has it (in the lists' order)."""
+    """Each word of the lists -> the languages whose list has it (in the lists' order;
+    the words in the order they first come)."""
     out: dict[str, tuple[str, ...]] = {}
     for lang, words in lists.items():
         for word in words:
@@ -121,13 +122,10 @@ def stop_word_index(rules: str = "") -> tuple[dict[str, int], list[tuple[str, ..
     and each group's languages: the words listed by the same languages (in the same
     order) make one group, so that a page's words are counted per group and then per
     language (:func:`page_stop_words`)."""
-    index: dict[str, list[str]] = {}
-    base = rules_dir(rules)
-    for path in sorted(base.glob("*/stopwords.txt")):
-        for word in word_list(rules, path.parent.name, "stopwords.txt"):
-            index.setdefault(word, []).append(path.parent.name)
+    lists = {path.parent.name: word_list(rules, path.parent.name, "stopwords.txt")
+             for path in sorted(rules_dir(rules).glob("*/stopwords.txt"))}
     groups: dict[tuple[str, ...], int] = {}
-    words = {w: groups.setdefault(tuple(langs), len(groups)) for w, langs in index.items()}
+    words = {w: groups.setdefault(langs, len(groups)) for w, langs in _languages_of_words(lists).items()}
     return words, list(groups)
 
 

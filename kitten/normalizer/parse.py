@@ -19,10 +19,6 @@ from kitten.log import PageLog
 #: before it (32,000 on one element: 2 s, 200,000: minutes), and no real page comes
 #: near this
 MAX_ATTRIBUTES = 1000
-#: a start tag this long may carry more than :data:`MAX_ATTRIBUTES` attributes: only
-#: those are looked at (the definition; :func:`_long_start_tags` finds its matches
-#: without its backtracking, and a test compares the two)
-_LONG_TAG = re.compile(r"<([a-zA-Z][^\s/<>]*)([^<>]{20000,})>")
 _ATTRIBUTE = re.compile(r"""[\s/]*[^\s/>=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
 
 
@@ -72,7 +68,7 @@ def _warn_unterminated_comment(text: str, log: PageLog) -> None:
 
 def _may_hold_long_tag(text: str) -> bool:
     """False when ``text`` certainly has no run of 20,000 characters without a ``<`` (no
-    room for a start tag as long as :data:`_LONG_TAG` looks for): every aligned block of
+    room for a start tag long enough to be capped, :func:`_long_start_tags`): every aligned block of
     10,000 characters holds a ``<`` (such a run would hold a whole block). True: maybe
     (:func:`_long_start_tags` then looks)."""
     if len(text) <= 20000:
@@ -88,9 +84,11 @@ _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 
 
 def _long_start_tags(text: str):
-    """``(start, end, name, attributes)`` of each match of :data:`_LONG_TAG` in ``text``,
-    in order, found without its backtracking (a name of thousands of characters before a
-    run without ``>`` made the pattern's search quadratic: 60 ms on a 2.9 MB page).
+    r"""``(start, end, name, attributes)`` of each start tag of over 20,000 characters in
+    ``text`` (one that may carry more than :data:`MAX_ATTRIBUTES` attributes), in order:
+    the matches of ``<([a-zA-Z][^\s/<>]*)([^<>]{20000,})>``, found without that pattern's
+    backtracking (a name of thousands of characters before a run without ``>`` made its
+    search quadratic: 60 ms on a 2.9 MB page; a test compares the two).
 
     A match starts at a ``<`` followed by an ASCII letter, ends at the first ``>`` after it,
     and has over 20,000 characters between the two, none of them ``<``; its name is the
