@@ -7,6 +7,7 @@ structure step apply), each block assigned to the nearest ``td``/``th`` above it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from kitten.document import BR, Block, Document
@@ -64,15 +65,12 @@ def _owner(el, group, tables: dict) -> tuple[Any, Any, bool]:
 
 
 def _block_text(block: Block) -> tuple[str, int]:
-    breaks = 0
-    parts = []
-    for x in block.inlines:
-        if x is BR:
-            breaks += 1
-            parts.append(" ")
-        else:
-            parts.append(x)
-    return " ".join("".join(parts).split()), breaks
+    """The block's text, white space collapsed (a line break is a space), and its number
+    of line breaks."""
+    inlines = block.inlines
+    breaks = inlines.count(BR)  # (``Break`` compares by identity)
+    text = "".join(inlines) if not breaks else "".join(" " if x is BR else x for x in inlines)
+    return " ".join(text.split()), breaks
 
 
 def leaf_tables(doc: Document) -> list[TableBlocks]:
@@ -90,7 +88,7 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
         key = id(table)
         is_leaf = leaf.get(key)
         if is_leaf is None:
-            is_leaf = leaf[key] = sum(1 for _ in table.iter(TABLE)) == 1
+            is_leaf = leaf[key] = next(islice(table.iter(TABLE), 1, None), None) is None  # itself only
         if not is_leaf:
             continue
         tb = found.get(key)
