@@ -668,6 +668,23 @@ def test_teaser_lines_inside_the_article_are_dropped(tiny_model: Path, monkeypat
     assert any(t.startswith("The full report") for t in kept)
 
 
+def test_a_linked_headline_between_paragraphs_of_the_article_is_dropped(tiny_model: Path, monkeypatch) -> None:
+    """A kept paragraph that is all link, between two kept paragraphs of prose, is a teaser
+    of another article: dropped. A linked sentence (full stop), a linked name and a run of
+    link lines (a list of deals, not between prose) stay."""
+    teaser = '<p><a href="/a">Bridge closures in the region cost drivers an hour a day</a></p>'
+    sentence = '<p><a href="/b">Read the council report on the state of the bridge.</a></p>'
+    name = '<p><a href="/c">Ann Lee</a></p>'
+    middle = "<p>The works will start in March and the bridge will reopen to cyclists first.</p>"
+    html = f'<div class="story">{LEAD}{teaser}{middle}{sentence}{middle}{name}{BODY}</div>'
+    kept = _gated(html, {"": 0.9}, tiny_model, monkeypatch)
+    assert not any(t.startswith("Bridge closures") for t in kept)
+    assert any(t.startswith("Read the council report") for t in kept) and "Ann Lee" in kept
+    deals = "".join(f'<p><a href="/d{i}">Deal number {i} of the day for your kitchen</a></p>' for i in range(3))
+    kept = _gated(f'<div class="story">{LEAD}{deals}{BODY}</div>', {"": 0.9}, tiny_model, monkeypatch)
+    assert sum(t.startswith("Deal number") for t in kept) == 3
+
+
 def test_a_lead_in_a_box_of_its_own_is_kept_across_an_ad_label(tiny_model: Path, monkeypatch) -> None:
     html = f'<div class="lead">{LEAD}</div><div class="ad">Advertisement</div><div class="body">{BODY}</div>'
     probs = {"Drivers": 0.9, "The council": 0.9, "The mayor": 0.3}

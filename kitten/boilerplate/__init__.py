@@ -105,6 +105,13 @@ HEADING_FLOOR = 0.2
 #: a kept unit starting with a cue of ``rules/related.txt`` ("Related:", "Lire aussi") is
 #: dropped when at least this share of its letters are in links (:func:`_without_teasers`)
 TEASER_LINKS = 0.5
+#: a kept paragraph between kept prose is an in-article teaser when at least this share
+#: of its letters are in links (:func:`_without_link_lines`)
+LINK_LINE_SHARE = 0.95
+#: ... and at least this many words (white-space separated), not ending with :data:`_STOPS`
+LINK_LINE_WORDS = 4
+#: a sentence that ends with one of these is no headline (:func:`_without_link_lines`)
+_STOPS = (".", "!", "。", "！")
 #: prose words kept outside comment containers that make an article (:func:`_without_comments`)
 ARTICLE_WORDS = 50
 #: the characters that end a sentence (one search for any of them: :data:`_END_MARK`)
@@ -163,6 +170,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     if config.drop_comments:
         labels = _without_comments(labels, prose, [COMMENTS in f for f in own])
     labels = _without_teasers(units, labels, texts, cues)
+    labels = _without_link_lines(units, labels, texts, prose)
     labels = _plausible(units, labels, probs, prose, log, region)
     kept = kept_blocks(doc.blocks, units, owner, labels)
     counts: dict[str, int] = {}
@@ -361,6 +369,42 @@ def _without_teasers(units: list[Block], labels: list[str], texts: list[str], cu
     for i, (u, lab, text) in enumerate(zip(units, labels, texts)):
         if lab != "other" and u.source is not None and cues.match(text.lower()) \
                 and link_letters(u.source).share() >= TEASER_LINKS:
+            out[i] = "other"
+    return out
+
+
+def _without_link_lines(units: list[Block], labels: list[str], texts: list[str],
+                        prose: list[int]) -> list[str]:
+    """``labels`` with in-article teasers dropped: a kept paragraph (or text directly in a
+    ``div``) of :data:`LINK_LINE_WORDS` words or more, not ending with a full stop or an
+    exclamation mark, whose letters are all in links (:data:`LINK_LINE_SHARE`;
+    ``lists.link_letters``) and whose nearest kept units before and after it hold
+    sentences that are not links: a headline linking to another article set between two
+    paragraphs of this one ("Standing Rock protest: North Dakota governor orders immediate
+    evacuation"), which the rules that keep a paragraph beside kept prose keep. A run of
+    link lines (a list of deals, of references) is not between prose, so it stays; a
+    linked sentence ("Check out Serve.gov to find a service opportunity in your area.")
+    and a linked name stay too. Of the units of the 171 hand-annotated recent pages, it
+    drops 13, 12 of them outside the gold. On the held-out sites (CLEANEVAL final /
+    Dragnet / Readability / modern full / modern hand-annotated, must-keep / must-drop):
+    0.927 / 0.929 / 0.940 / 0.949 / 0.950, 95.5% / 94.7% -> 0.927 / 0.929 / 0.940 /
+    0.948 / 0.950, 95.5% / 95.5% (modern full: newspaper4k's gold of a CNN page keeps
+    its in-article teasers)."""
+    kept = [i for i, lab in enumerate(labels) if lab != "other"]
+    links: dict[int, float] = {}
+
+    def share(i: int) -> float:
+        if i not in links:
+            src = units[i].source
+            links[i] = link_letters(src).share() if src is not None else 0.0
+        return links[i]
+
+    out = list(labels)
+    for k in range(1, len(kept) - 1):
+        before, i, after = kept[k - 1], kept[k], kept[k + 1]
+        if (units[i].kind in ("paragraph", "block") and prose[before] and prose[after]
+                and len(texts[i].split()) >= LINK_LINE_WORDS and not texts[i].rstrip().endswith(_STOPS)
+                and share(i) >= LINK_LINE_SHARE and share(before) < 0.5 and share(after) < 0.5):
             out[i] = "other"
     return out
 
