@@ -685,6 +685,19 @@ def test_a_linked_headline_between_paragraphs_of_the_article_is_dropped(tiny_mod
     assert sum(t.startswith("Deal number") for t in kept) == 3
 
 
+def test_a_dateline_is_dropped_a_byline_and_a_sentence_with_a_time_are_not(tiny_model: Path, monkeypatch) -> None:
+    """A kept line with a time of day and a year is a dateline: dropped, in any language;
+    one with an author's word ("By", "Par") stays, and so does a sentence."""
+    lines_ = ("<p>Dec. 20, 2016, 12:44 PM UTC / Updated Dec. 20, 2016, 1:00 PM UTC</p>"
+              "<div>15.05.2020, 07:11 | Lesedauer: 8 Minuten</div>"
+              "<p>By Ann Lee on November 8, 2012, 12:43 PM</p><p>Par Marie Roy, le 3 mai 2019 à 14h30 UTC</p>"
+              "<p>The bridge closed at 10:30 on 3 May 2019.</p>")
+    kept = _gated(f'<div class="story">{LEAD}{lines_}{BODY}</div>', {"": 0.9}, tiny_model, monkeypatch)
+    assert not any(t.startswith(("Dec. 20", "15.05.2020")) for t in kept)
+    assert any(t.startswith("By Ann Lee") for t in kept) and any(t.startswith("Par Marie") for t in kept)
+    assert "The bridge closed at 10:30 on 3 May 2019." in kept
+
+
 def test_a_lead_in_a_box_of_its_own_is_kept_across_an_ad_label(tiny_model: Path, monkeypatch) -> None:
     html = f'<div class="lead">{LEAD}</div><div class="ad">Advertisement</div><div class="body">{BODY}</div>'
     probs = {"Drivers": 0.9, "The council": 0.9, "The mayor": 0.3}
