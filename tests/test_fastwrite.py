@@ -146,8 +146,10 @@ def test_c_writer_places_blocks_in_links() -> None:
 def test_xml_clean_agrees_with_the_python_writer() -> None:
     writer = fast_writer()
     for s in ["", "plain", "a\x00b\x0bc\x0cd\x1fe", "\u00e9\x01", "\u4e2d\ufffe\uffff\ud800x",
-              "\U0001f600\x08\t\n\r", "x" * 10_000 + "\x02"]:
+              "\U0001f600\x08\t\n\r", "x" * 10_000 + "\x02", "\u00e9\ufffex\x01", "ab\ud800\x0b",
+              "\x7f\uffff" * 100]:
         assert writer.xml_clean(s) == xhtml.xml_clean(s)
+        assert writer.xml_clean(s).isascii() == xhtml.xml_clean(s).isascii()  # (as narrow as it can be)
     clean = "no illegal characters \u00e9"
     assert writer.xml_clean(clean) is clean
 
@@ -158,7 +160,8 @@ def test_finish_agrees_with_the_python_writer() -> None:
     writer = fast_writer()
     written = [' for="a"', "", ' headers="h \u0101 \u0200"']
     for s in ["", "plain", "<a\x001\x00>", "x\x000\x00\x002\x00\x0b\x01", "\x00\x002\x00", "\x00x\x00",
-              "\U0001f600<td\x002\x00>\x00", "\u00e9\x000\x00\x00", "a\x00", "\x002\x00" * 5 + "x"]:
+              "\U0001f600<td\x002\x00>\x00", "\u00e9\x000\x00\x00", "a\x00", "\x002\x00" * 5 + "x",
+              "\ufffe\x000\x00", "\ud800\x002\x00"]:
         assert writer.finish(s, written) == xhtml.xml_clean(
             xhtml._IDREF_MARK.sub(lambda m: written[int(m.group(1))], s))
     for s in ["\x00\u0663\x00", "\x003\x00", "\x00" + "1" * 12 + "\x00"]:

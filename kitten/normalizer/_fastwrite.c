@@ -1035,103 +1035,118 @@ static Py_ssize_t next_illegal(int kind, const void *data, Py_ssize_t i, Py_ssiz
     return next_illegal_Py_UCS4(data, i, n);
 }
 
-static PyObject *xml_clean(PyObject *self, PyObject *s) {
-    if (!PyUnicode_Check(s)) { PyErr_SetString(PyExc_TypeError, "xml_clean() needs a str"); return NULL; }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    int kind = PyUnicode_KIND(s);
-    const char *data = PyUnicode_DATA(s);
-    Py_ssize_t i = next_illegal(kind, data, 0, n);
-    if (i == n) { Py_INCREF(s); return s; }  /* most pages have none */
-    /* copy the runs between illegal characters, in the string's own kind */
-    char *out = PyMem_Malloc((size_t)kind * (size_t)(n ? n : 1));
-    if (!out) return PyErr_NoMemory();
-    Py_ssize_t m = 0, done = 0;
-    while (i < n) {
-        memcpy(out + m * kind, data + done * kind, (size_t)(i - done) * kind);
-        m += i - done;
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c == 0x0B || c == 0x0C) PyUnicode_WRITE(kind, out, m++, ' ');
-        done = i + 1;
-        i = next_illegal(kind, data, done, n);
-    }
-    memcpy(out + m * kind, data + done * kind, (size_t)(n - done) * kind);
-    m += n - done;
-    PyObject *r = PyUnicode_FromKindAndData(kind, out, m);
-    PyMem_Free(out);
-    return r;
-}
-
-/* n characters of src (of kind sk) from index j, written at index m of dst (of kind dk >= sk). */
+/* n characters of src (of kind sk) from index j, written at index m of dst (of kind dk). */
 static void copy_chars(char *dst, int dk, Py_ssize_t m, const char *src, int sk, Py_ssize_t j, Py_ssize_t n) {
     if (dk == sk) { memcpy(dst + m * dk, src + j * sk, (size_t)n * sk); return; }
     for (Py_ssize_t i = 0; i < n; i++) PyUnicode_WRITE(dk, dst, m + i, PyUnicode_READ(sk, src, j + i));
 }
 
-/* finish(doc, attributes) -> doc with each IDREF marker "\0<n>\0" replaced by
-   attributes[n], then without the characters XML does not allow (xhtml._Writer.finish:
-   _IDREF_MARK.sub, then xml_clean, in one pass); None when the Python writer must do it
-   (a marker with other digits, or out of range). */
-static PyObject *finish(PyObject *self, PyObject *args) {
-    PyObject *s, *reps;
-    if (!PyArg_ParseTuple(args, "UO!", &s, &PyList_Type, &reps)) return NULL;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s), nr = PyList_GET_SIZE(reps), room = 0;
-    int kind = PyUnicode_KIND(s), out_kind = kind;
+/* What the character at i, one next_illegal found, becomes: CUT (left out), SPACE (VT
+   and FF), MARK (an IDREF marker "\0<v>\0", up to *end), or PYTHON (a marker it does not
+   read, other digits or out of range: the Python writer decides). nr < 0: no markers. */
+enum { CUT, SPACE, MARK, PYTHON };
+static int illegal_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i, Py_ssize_t nr, Py_ssize_t *end,
+                      long *v) {
+    Py_UCS4 c = PyUnicode_READ(kind, data, i);
+    *end = i + 1;
+    if (c == 0x0B || c == 0x0C) return SPACE;
+    if (c != 0 || nr < 0) return CUT;
+    Py_ssize_t j = i + 1;
+    Py_UCS4 d = 0;
+    *v = 0;
+    while (j < n && (d = PyUnicode_READ(kind, data, j)) >= '0' && d <= '9' && j - i <= 10) {
+        *v = *v * 10 + (long)(d - '0');
+        j++;
+    }
+    if (j < n && ((d >= '0' && d <= '9') || (d >= 0x80 && Py_UNICODE_ISDIGIT(d)))) return PYTHON;
+    if (j == i + 1 || j == n || d != 0) return CUT; /* not a marker: a NUL */
+    if (*v >= nr) return PYTHON;
+    *end = j + 1;
+    return MARK;
+}
+
+/* The largest character s keeps (as the class PyUnicode_New takes: 127, 255, 0xFFFF or
+   0x10FFFF): illegal characters are below 0x20 or in the BMP, so only a string of two
+   bytes a character may narrow. */
+static Py_UCS4 kept_max_char(PyObject *s) {
+    if (PyUnicode_KIND(s) != PyUnicode_2BYTE_KIND) return PyUnicode_MAX_CHAR_VALUE(s);
+    const Py_UCS2 *d = PyUnicode_DATA(s);
+    Py_UCS4 max = 127;
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(s); i < n; i++) {
+        Py_UCS2 c = d[i];
+        if (c >= 0x100 && !((c >= 0xD800 && c <= 0xDFFF) || c >= 0xFFFE)) return 0xFFFF;
+        if (c >= 0x80 && c < 0x100) max = 255;
+    }
+    return max;
+}
+
+/* s without the characters XML does not allow (vertical tab and form feed become
+   spaces, the others go; xhtml._ILLEGAL_XML) and, with reps, each IDREF marker
+   "\0<n>\0" replaced by reps[n] first (xhtml._Writer.finish: _IDREF_MARK.sub, then
+   xml_clean): s itself when there is nothing to do, None when the Python writer must
+   do it. Two passes (the length, then the characters, into the new string). */
+static PyObject *clean_doc(PyObject *s, PyObject *reps) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s), nr = reps ? PyList_GET_SIZE(reps) : -1;
+    int kind = PyUnicode_KIND(s);
     const char *data = PyUnicode_DATA(s);
     for (Py_ssize_t r = 0; r < nr; r++) {
         PyObject *x = PyList_GET_ITEM(reps, r);
         if (!PyUnicode_Check(x)) { PyErr_SetString(PyExc_TypeError, "finish() needs str attributes"); return NULL; }
-        Py_ssize_t len = PyUnicode_GET_LENGTH(x);
-        if (next_illegal(PyUnicode_KIND(x), PyUnicode_DATA(x), 0, len) < len) Py_RETURN_NONE;
-        if (PyUnicode_KIND(x) > out_kind) out_kind = PyUnicode_KIND(x);
-        room += len;
+        if (next_illegal(PyUnicode_KIND(x), PyUnicode_DATA(x), 0, PyUnicode_GET_LENGTH(x)) < PyUnicode_GET_LENGTH(x))
+            Py_RETURN_NONE;
     }
-    Py_ssize_t i = next_illegal(kind, data, 0, n);
-    if (i == n) { Py_INCREF(s); return s; }
-    Py_ssize_t cap = n + room + 1; /* (room for each attribute once: a copy of a start tag may repeat one) */
-    char *out = PyMem_Malloc((size_t)out_kind * (size_t)cap);
-    if (!out) return PyErr_NoMemory();
-    Py_ssize_t m = 0, done = 0;
-    while (i < n) {
-        copy_chars(out, out_kind, m, data, kind, done, i - done);
+    Py_ssize_t first = next_illegal(kind, data, 0, n);
+    if (first == n) { Py_INCREF(s); return s; } /* most pages */
+    Py_UCS4 max = kept_max_char(s);
+    Py_ssize_t m = 0, done = 0, end; long v;
+    for (Py_ssize_t i = first; i < n; i = next_illegal(kind, data, done, n)) {
         m += i - done;
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        done = i + 1;
-        if (c == 0) { /* a marker, or a NUL (removed) */
-            Py_ssize_t j = i + 1; long v = 0;
-            Py_UCS4 d = 0;
-            while (j < n && (d = PyUnicode_READ(kind, data, j)) >= '0' && d <= '9' && j - i <= 10) {
-                v = v * 10 + (long)(d - '0');
-                j++;
-            }
-            /* digits it does not read (other than ASCII, or too many): the Python writer */
-            if (j < n && ((d >= '0' && d <= '9') || (d >= 0x80 && Py_UNICODE_ISDIGIT(d)))) {
-                PyMem_Free(out);
-                Py_RETURN_NONE;
-            }
-            if (j > i + 1 && j < n && d == 0) {
-                if (v >= nr) { PyMem_Free(out); Py_RETURN_NONE; }
+        switch (illegal_at(kind, data, n, i, nr, &end, &v)) {
+            case PYTHON: Py_RETURN_NONE;
+            case SPACE: m++; break;
+            case MARK: {
                 PyObject *x = PyList_GET_ITEM(reps, v);
-                Py_ssize_t len = PyUnicode_GET_LENGTH(x);
-                if (m + len + (n - j) > cap) {
-                    cap = m + len + (n - j) + room + 1;
-                    char *more = PyMem_Realloc(out, (size_t)out_kind * (size_t)cap);
-                    if (!more) { PyMem_Free(out); return PyErr_NoMemory(); }
-                    out = more;
-                }
-                copy_chars(out, out_kind, m, PyUnicode_DATA(x), PyUnicode_KIND(x), 0, len);
-                m += len;
-                done = j + 1;
+                m += PyUnicode_GET_LENGTH(x);
+                if (PyUnicode_MAX_CHAR_VALUE(x) > max) max = PyUnicode_MAX_CHAR_VALUE(x);
+                break;
             }
-        } else if (c == 0x0B || c == 0x0C) {
-            PyUnicode_WRITE(out_kind, out, m++, ' ');
         }
-        i = next_illegal(kind, data, done, n);
+        done = end;
     }
-    copy_chars(out, out_kind, m, data, kind, done, n - done);
     m += n - done;
-    PyObject *r = PyUnicode_FromKindAndData(out_kind, out, m);
-    PyMem_Free(out);
-    return r;
+    PyObject *out = PyUnicode_New(m, max);
+    if (!out) return NULL;
+    int ok = PyUnicode_KIND(out);
+    char *o = PyUnicode_DATA(out);
+    m = done = 0;
+    for (Py_ssize_t i = first; i < n; i = next_illegal(kind, data, done, n)) {
+        copy_chars(o, ok, m, data, kind, done, i - done);
+        m += i - done;
+        switch (illegal_at(kind, data, n, i, nr, &end, &v)) {
+            case SPACE: PyUnicode_WRITE(ok, o, m++, ' '); break;
+            case MARK: {
+                PyObject *x = PyList_GET_ITEM(reps, v);
+                copy_chars(o, ok, m, PyUnicode_DATA(x), PyUnicode_KIND(x), 0, PyUnicode_GET_LENGTH(x));
+                m += PyUnicode_GET_LENGTH(x);
+                break;
+            }
+        }
+        done = end;
+    }
+    copy_chars(o, ok, m, data, kind, done, n - done);
+    return out;
+}
+
+static PyObject *xml_clean(PyObject *self, PyObject *s) {
+    if (!PyUnicode_Check(s)) { PyErr_SetString(PyExc_TypeError, "xml_clean() needs a str"); return NULL; }
+    return clean_doc(s, NULL);
+}
+
+/* finish(doc, attributes): clean_doc with IDREF markers (xhtml._Writer.finish). */
+static PyObject *finish(PyObject *self, PyObject *args) {
+    PyObject *s, *reps;
+    if (!PyArg_ParseTuple(args, "UO!", &s, &PyList_Type, &reps)) return NULL;
+    return clean_doc(s, reps);
 }
 
 static PyMethodDef methods[] = {
