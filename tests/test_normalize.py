@@ -363,6 +363,27 @@ def test_the_quick_test_for_long_start_tags_never_misses_one() -> None:
             assert _may_hold_long_tag(text)
 
 
+def test_long_runs_are_the_patterns_matches() -> None:
+    """``_long_runs`` (from the aligned blocks without ``<``) finds what ``<[^<]{20000,}``
+    finds, on texts with runs of every length around its bounds."""
+    import random
+    import re
+
+    from kitten.normalizer.parse import _long_runs
+
+    pattern = re.compile(r"<[^<]{20000,}")
+    rng = random.Random(4)
+    for _ in range(1000):
+        n = rng.choice([100, 19999, 20001, 30000, 45000, 70000])
+        parts, total = [], 0
+        while total < n:
+            run = rng.choice([0, 1, 50, 5000, 9999, 10000, 15000, 19999, 20000, 20001, 25000, 40000])
+            parts.append("x" * run + "<")
+            total += run + 1
+        text = "".join(parts)[rng.randint(0, 3):n]
+        assert list(_long_runs(text)) == [(m.start(), m.end()) for m in pattern.finditer(text)]
+
+
 def test_long_start_tags_are_the_patterns_matches() -> None:
     """``_long_start_tags`` finds what the pattern it stands for finds (start, end, name,
     attributes), without the pattern's backtracking: tags of every length around 20,000,

@@ -76,9 +76,27 @@ def _may_hold_long_tag(text: str) -> bool:
     return not all(text.find("<", i, i + 10000) >= 0 for i in range(0, len(text) - 10000 + 1, 10000))
 
 
-#: a "<" and more than 20,000 characters before the next "<": where a start tag that long
-#: can be (linear: no backtracking)
-_LONG_RUN = re.compile(r"<[^<]{20000,}")
+def _long_runs(text: str):
+    """``(start, end)`` of each ``<`` followed by more than 20,000 characters without ``<``
+    (up to the next ``<`` or the end), where a start tag that long can be: the matches of
+    ``<[^<]{20000,}`` (a test compares them), found from the aligned blocks of 10,000
+    characters that hold no ``<`` (each such run holds one, :func:`_may_hold_long_tag`)
+    rather than by trying the pattern at every ``<`` of the page."""
+    last = -1  # the start of the run found last (a long run holds several blocks)
+    for i in range(0, len(text) - 10000 + 1, 10000):
+        if text.find("<", i, i + 10000) >= 0:
+            continue
+        start = text.rfind("<", 0, i)
+        if start < 0 or start == last:
+            continue
+        end = text.find("<", i + 10000)
+        if end < 0:
+            end = len(text)
+        if end - start > 20000:
+            last = start
+            yield start, end
+
+
 _NAME_END = re.compile(r"[\s/]")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -94,9 +112,8 @@ def _long_start_tags(text: str):
     and has over 20,000 characters between the two, none of them ``<``; its name is the
     longest run of characters other than white space and ``/`` that leaves 20,000 for the
     attributes (the pattern's greedy name)."""
-    for run in _LONG_RUN.finditer(text):
-        start = run.start()
-        close = text.find(">", start + 1, run.end())
+    for start, run_end in _long_runs(text):
+        close = text.find(">", start + 1, run_end)
         if close < 0 or close - start - 1 < 20001 or text[start + 1] not in _ASCII_LETTERS:
             continue
         limit = close - 20000

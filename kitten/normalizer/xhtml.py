@@ -190,7 +190,8 @@ def element_specs() -> dict[str, ElementSpec]:
             for a, v in e["attributes"].items()
             if a != "xmlns"
         }
-        fast = frozenset() if name in ORDERED else frozenset(children - {"#text"} - _ORDERED_CHILDREN - {"meta"})
+        fast = (frozenset() if name in ORDERED and name != "head"  # (head: but its title)
+                else frozenset(children - {"#text"} - _ORDERED_CHILDREN - {"meta"}))
         required = REQUIRED_CHILDREN.get(name, False)
         tracked = required is not False or name in ORDERED
         kinds = {a: _KINDS.get(v.type, KIND_IDREF) for a, v in attrs.items()}
@@ -319,6 +320,8 @@ class _Writer:
         self.compact_at = _COMPACT_EVERY
         self.stats = SerializeStats()
         self.needs_attrs = tags_with_required_attrs()
+        self.fast = None  # the C writer (walk sets it) and its subtree functions
+        self.subtree = self.place_subtree = None
 
     # ---- attributes -------------------------------------------------------------
     def attributes(self, tag: str, attrs: dict, extra_class: str | None) -> str:
@@ -605,9 +608,11 @@ class _Writer:
                 return
         self.out.append(escape_text(s))
 
-    def start(self, orig: str, attrs: dict, has_children: bool) -> _Frame | None:
+    def start(self, orig: str, attrs: dict | None, has_children: bool, node=None) -> _Frame | None:
         """Write the start of an element; return its frame, None if it is not written
-        (its content is, by the same rules), or ``SKIP`` if neither it nor its content is."""
+        (its content is, by the same rules), or ``SKIP`` if neither it nor its content is
+        (or both are written already: by the C writer, given the lexbor ``node``, once
+        the element is placed as it is). ``attrs``: None to read them from ``node``."""
         stats = self.stats
         if len(self.stack) >= self.max_depth:
             stats.flattened += 1
@@ -620,14 +625,25 @@ class _Writer:
         if not self.stack:  # the document element
             if tag != "html":
                 raise ValueError(f"document element is <{orig}>, not <html>")
-            attr_s = self.attributes(tag, attrs, None)
+            attr_s = self.attributes(tag, node.attributes if attrs is None else attrs, None)
             return self.push(tag, f'<html xmlns="{XHTML_NS}"{attr_s}>')
-        if tag == "meta":
-            attrs = _meta_attributes(attrs)
         if tag in ("thead", "tfoot") and self.stack[-1].tag == "table" and not self.allows(self.stack[-1], tag):
             tag, extra = "tbody", class_token(orig)  # a second or late section: keep DTD order
             stats.bump(stats.renamed, f"{orig}>tbody")
         k = self.place(tag)
+        if k is not None and self.subtree is not None and node is not None and (tag == orig or orig not in self.specs) \
+                and len(self.stack) < self.max_depth:
+            # placed as it is (or as the C writer renames it): the C writer may write it all
+            parent = self.stack[k]
+            done = self.subtree(node.mem_id, self.fast.index[parent.tag], self.max_depth - len(self.stack),
+                                self.ids, self.idrefs)
+            if done is not None:
+                self.written(done, parent)
+                return SKIP
+            if not parent.tracked and self.placed(node, k, tag, extra is not None):
+                return SKIP
+        if attrs is None:
+            attrs = node.attributes
         if k is None:
             if tag in DROP_MISPLACED or (not has_children and tag not in CONTENT_VOIDS):
                 stats.bump(stats.dropped, orig)
@@ -650,12 +666,72 @@ class _Writer:
                 stats.bump(stats.renamed, f"{orig}>{new}")
                 extra = class_token(orig)
                 tag = new
+                if (self.subtree is not None and node is not None and not self.stack[kk2].tracked
+                        and len(self.stack) < self.max_depth and self.placed(node, kk2, tag, True)):
+                    return SKIP
+        if tag == "meta":
+            attrs = _meta_attributes(attrs)
         attr_s = self.attributes(tag, attrs, extra) if (attrs or extra or tag in self.needs_attrs) else ""
         if self.specs[tag].empty:
             self.push(tag, f"<{tag}{attr_s} />")
             self.stack.pop()
             return None
         return self.push(tag, f"<{tag}{attr_s}>" if attr_s else _START_TAGS[tag])
+
+    def placed(self, node, k: int, tag: str, renamed: bool) -> bool:
+        """Whether the C writer wrote ``node`` as ``tag`` (with the class naming the
+        original when ``renamed``) in frame ``k``, just placed there, and its content
+        as this writer places it (FastWriter.placer); False when it leaves it here."""
+        index = self.fast.index
+        chain = []  # the open frames place() may look at, from k down
+        for i in range(k, -1, -1):
+            f = self.stack[i]
+            if f.open:
+                chain.append(-1 if f.tag in ORDERED else index[f.tag])
+                if f.tag not in SPLITTABLE or f.wrapper:
+                    break
+        else:
+            chain.append(-2)
+        done = self.place_subtree(node.mem_id, index[tag], renamed, chain, self.max_depth - len(self.stack),
+                                  self.ids, self.idrefs)
+        if done is None:
+            return False
+        self.out.append(done[0])
+        stats = self.stats
+        stats.dropped_attrs += done[1]
+        stats.comments += done[2]
+        for table, counts in ((stats.dropped, done[3]), (stats.renamed, done[4])):
+            if counts:
+                for key, n in counts.items():
+                    table[key] = table.get(key, 0) + n
+        return True
+
+    def written(self, done: tuple, parent: _Frame) -> None:
+        """Take in a subtree the C writer wrote in ``parent`` (see FastWriter.start)."""
+        self.out.append(done[0])
+        stats = self.stats
+        stats.dropped_attrs += done[1]
+        stats.comments += done[2]
+        if parent.tracked:
+            self.count_child(parent, self.fast.names[done[3]])
+        if done[4]:
+            for name, n in done[4].items():
+                stats.dropped[name] = stats.dropped.get(name, 0) + n
+
+    def written_run(self, done: tuple, parent: _Frame) -> None:
+        """Take in a run of siblings the C writer wrote in ``parent`` (see FastWriter.run)."""
+        if done[0]:  # (nothing appended for comments alone: an empty piece is not nothing)
+            self.out.append(done[0])
+        stats = self.stats
+        stats.dropped_attrs += done[1]
+        stats.comments += done[2]
+        if done[4]:
+            names = self.fast.names
+            for ix in done[4]:
+                self.count_child(parent, names[ix])
+        if done[5]:
+            for name, n in done[5].items():
+                stats.dropped[name] = stats.dropped.get(name, 0) + n
 
     def end(self, frame: _Frame) -> None:
         st = self.stack
@@ -677,13 +753,16 @@ class _Writer:
         self.out.clear()
         self.done.clear()
         if self.idrefs:
-            doc = _IDREF_MARK.sub(self._idref, doc)
+            written = [self._idref(name, value) for name, value in self.idrefs]
+            if self.fast is not None:  # both steps below in one pass, in C
+                done = self.fast.finish(doc, written)
+                if done is not None:
+                    return done
+            doc = _IDREF_MARK.sub(lambda m: written[int(m.group(1))], doc)
         return self.clean(doc)
 
-
-    def _idref(self, m: re.Match) -> str:
+    def _idref(self, name: str, value: str) -> str:
         """An IDREF(S) attribute, keeping only the ids that exist in the document."""
-        name, value = self.idrefs[int(m.group(1))]
         tokens = [t for t in value.split() if t in self.ids]
         return f' {name}="{" ".join(tokens)}"' if tokens else ""
 
@@ -727,17 +806,24 @@ def walk(root, max_depth: int = 200, fast=None) -> "_Writer":
     """Walk the tree under ``root`` once, writing it; ``finish()`` the result for the text.
 
     ``fast`` (a :class:`~kitten.normalizer.fastwrite.FastWriter`, optional) writes in C
-    the subtrees that need no decision beyond the fast path below (the same output).
+    the subtrees that need no decision beyond the fast path below, runs of them, and
+    elements placed here with content that needs no split or wrapper (the same output).
     Kept apart from ``finish`` so that the parse tree can be freed before the output
     is joined (a 50 MB page must stay well under 1.5 GB).
     """
     w = _Writer(max_depth, fast.xml_clean if fast is not None else None)
     subtree = fast.start(root) if fast is not None else None
+    run = fast.runs() if fast is not None else None
+    index = fast.index if fast is not None else None
+    w.fast, w.subtree = fast, subtree
+    w.place_subtree = fast.placer() if fast is not None else None
     frames: list = []  # (frame or None, lexbor node) of the elements entered
     stack, out, needs_attrs, specs = w.stack, w.out, w.needs_attrs, w.specs
     attr_cache: dict = {}  # (tag, attributes) -> (written attributes, dropped count)
     node = root
+    declined = False  # the C writer declined node where it stands (in a run)
     while node is not None:
+        entered = False
         tag = node.tag
         if tag == "-text":
             s = node.text_content
@@ -759,15 +845,16 @@ def walk(root, max_depth: int = 200, fast=None) -> "_Writer":
             top = stack[-1] if stack else None
             writable = top is not None and top.open and len(stack) < max_depth  # in top, if it allows tag
             done = None
-            if (subtree is not None and writable and top.fast
+            if (subtree is not None and writable and top.fast and not declined
                     and (tag in top.fast or not top.wrapper)):  # (a wrapper may close for a renamed element)
                 done = subtree(node.mem_id, fast.index[top.tag], max_depth - len(stack), w.ids, w.idrefs)
             if done is not None:  # the whole subtree, written in C
-                out.append(done[0])
-                w.stats.dropped_attrs += done[1]
-                w.stats.comments += done[2]
+                w.written(done, top)
+                frame = SKIP
+            elif (subtree is not None and writable and tag in top.fast
+                  and w.placed(node, len(stack) - 1, tag, False)):  # written in C, renames and all
                 if top.tracked:
-                    w.count_child(top, fast.names[done[3]])
+                    w.count_child(top, tag)
                 frame = SKIP
             elif writable and tag in top.fast:
                 # fast path: a known element where its parent allows it
@@ -803,30 +890,47 @@ def walk(root, max_depth: int = 200, fast=None) -> "_Writer":
             elif tag == "frameset" and stack and stack[-1].tag == "html":
                 frame = w.start("body", {"class": class_token("frameset")}, True)
             else:
-                frame = w.start(tag, node.attributes, child is not None)
+                frame = w.start(tag, None, child is not None, node)
             if frame is not SKIP:
                 if child is not None:  # descend; the element ends when we climb back
                     frames.append((frame, node))
                     node = child
-                    continue
+                    entered = True
+                elif frame is not None:
+                    w.end(frame)
+        # next node: the child entered, a sibling, or climb up closing elements; the
+        # siblings from there on that the C writer writes as they are, in one call
+        nxt = node if entered else node.next
+        declined = False
+        while True:
+            while nxt is None and frames:
+                frame, node = frames.pop()
                 if frame is not None:
-                    w.end(frame)
-        # next node: sibling, or climb up closing elements
-        while node is not None:
-            nxt = node.next
-            if nxt is not None:
-                node = nxt
+                    if stack[-1] is frame and frame.open and not frame.tracked:
+                        stack.pop()
+                        out.append(_END_TAGS[frame.tag])
+                    else:
+                        w.end(frame)
+                nxt = node.next
+            node = nxt
+            if node is None or run is None or not stack:
                 break
-            if not frames:  # back above the root
-                node = None
+            top = stack[-1]
+            if not top.open or len(stack) >= max_depth:
                 break
-            frame, node = frames.pop()
-            if frame is not None:
-                if stack[-1] is frame and frame.open and not frame.tracked:
-                    stack.pop()
-                    out.append(_END_TAGS[frame.tag])
-                else:
-                    w.end(frame)
+            done = run(node.mem_id, index[top.tag], max_depth - len(stack), top.wrapper, w.ids, w.idrefs)
+            if done is None:
+                declined = True
+                break
+            w.written_run(done, top)
+            k = done[3]
+            if k < 0:  # every sibling left: climb
+                nxt = None
+                continue
+            for _ in range(k):
+                node = node.next
+            declined = True
+            break
     return w
 
 
