@@ -7,8 +7,8 @@ letters of list items on lxml's tree (kitten/lists.py) and ``kitten._structure``
 it for the structure step (kitten/structure.py), both built when lxml, whose headers
 they read, is installed where the build runs; ``kitten.boilerplate._facts`` counts the
 characters and tokens of the gate's blocks (``text_facts`` in
-kitten/boilerplate/features.py) and sums their feature weights (``Scorer.sums`` in
-kitten/boilerplate/crf.py). All are optional: without a C compiler the install
+kitten/boilerplate/features.py), sums their feature weights (``Scorer.sums`` in
+kitten/boilerplate/crf.py) and runs the CRF's forward-backward (``Scorer.marginals``). All are optional: without a C compiler the install
 still succeeds and Python does the whole job, slower.
 """
 from setuptools import Extension, setup
