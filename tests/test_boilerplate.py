@@ -764,7 +764,8 @@ def test_character_counts_split_at_ascii_are_the_counts_of_the_whole_text() -> N
 
 
 def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
-    """``_facts.text_facts`` (C) gives what the Python fallback of ``text_facts`` gives."""
+    """``_facts.text_facts`` (C) gives what the Python fallback of ``text_facts`` gives, on
+    made-up texts and on the blocks of 20 Dragnet and 20 modern pages."""
     import random
 
     from kitten.boilerplate import features
@@ -772,10 +773,15 @@ def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
     if features._facts is None:
         pytest.skip("kitten.boilerplate._facts is not built")
     rnd = random.Random(0)
-    alphabet = "aAzZ09 .,;:!?\"'()[]«»“”‘’ǅǄǆİıΣσςß²½Ⅻ١𝟘中の。！？｡ไ\u00a0\u2003\u3000\t\nÉé-_/@"
+    alphabet = "aAzZ09 .,;:!?\"'()[]«»“”‘’ǅǄǆİıΣσςß²½Ⅻ١𝟘中の。！？｡ไ\u00a0\u2003\u3000\t\n\r\x1c\x85ÉéÿĀ-_/@"
     texts = ["Ünïcödé Straße 12", "Ǆemal ǅ ǆ İstanbul ², ١٢٣ Ⅻ", "中文，日本語のテキスト 2024年", "plain ASCII 42", "",
              "  \n\t ", "Ελληνικά ΚΕΦΑΛΑΙΑ 𝟘𝟙 — «quotes»", "“Hello,” she said. (OK) ''", "ǅA Aǅ ÀB 1½ ⅷ ΣΑΣ ﬁ İİ"]
     texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 30))) for _ in range(3000)]
+    texts += ["ÿ\u00a0x", "é\u2003é", " a  b ", "a b", "a\tb", "\u3000中\u3000", "Ā é"]
+    for corpus in ("dragnet", "modern"):
+        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+            texts += [b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
+                      .products["structure"].blocks]
     in_c = [features.text_facts(t) for t in texts]
     monkeypatch.setattr(features, "_facts", None)
     assert [features.text_facts(t) for t in texts] == in_c

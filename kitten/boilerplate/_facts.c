@@ -1,19 +1,19 @@
 /* The per-block text facts of the boilerplate gate's features, in C.
  *
- * text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum,
+ * text_facts(raw, strip) -> (text, lower, tokens, stripped, alpha, digits, upper, alnum,
  *                            upper_initial, all_upper, with_digit, words, sentences)
  *
  * The same values as kitten/boilerplate/features.py's Python fallback
  * (``_python_text_facts``), operation for operation:
- *   toks     raw.split()
- *   text     " ".join(toks)
+ *   tokens   len(raw.split())
+ *   text     " ".join(raw.split()) (made in one pass, without the tokens' strings)
  *   lower    text.lower()
  *   stripped [t.strip(strip) for t in lower.split()]
  *   alpha, digits, upper, alnum: the characters of text for which str.isalpha,
  *            str.isdigit, str.isupper, str.isalnum is true
  *   upper_initial, all_upper, with_digit: the tokens whose first character is
  *            upper-case, that are upper-case (str.isupper), that hold a digit
- *   words    len(toks) + unspaced // 2 (unspaced: the characters of the ranges of
+ *   words    tokens + unspaced // 2 (unspaced: the characters of the ranges of
  *            _UNSPACED, scripts written without spaces)
  *   sentences  0 without words, else max(1, text.count(". ") + text.count("! ")
  *            + text.count("? ") + (text[-1] in ".!?") + the full stops of _FULL_STOPS
@@ -62,19 +62,15 @@
 #include <Python.h>
 #include <string.h>
 
-static PyObject *SPACE;  /* " " */
-
-/* str.isupper of a whole string (unicode_isupper_impl of CPython) */
+/* str.isupper of the characters [start, end) of a string's ``data`` of ``kind``
+   (unicode_isupper_impl of CPython) */
 static int
-is_upper(PyObject *s)
+is_upper(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
 {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    int kind = PyUnicode_KIND(s);
-    const void *data = PyUnicode_DATA(s);
-    if (n == 1)
-        return Py_UNICODE_ISUPPER(PyUnicode_READ(kind, data, 0)) != 0;
+    if (end - start == 1)
+        return Py_UNICODE_ISUPPER(PyUnicode_READ(kind, data, start)) != 0;
     int cased = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = start; i < end; i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
         if (Py_UNICODE_ISLOWER(ch) || Py_UNICODE_ISTITLE(ch))
             return 0;
@@ -84,16 +80,62 @@ is_upper(PyObject *s)
     return cased;
 }
 
+/* does [start, end) of a string's ``data`` of ``kind`` hold a str.isdigit character? */
 static int
-has_digit(PyObject *s)
+has_digit(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
 {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    int kind = PyUnicode_KIND(s);
-    const void *data = PyUnicode_DATA(s);
-    for (Py_ssize_t i = 0; i < n; i++)
+    for (Py_ssize_t i = start; i < end; i++)
         if (Py_UNICODE_ISDIGIT(PyUnicode_READ(kind, data, i)))
             return 1;
     return 0;
+}
+
+/* " ".join(s.split()) (``s`` itself when that is the same text), and into ``n_toks``
+   the number of tokens: two passes, the first finding the result's length and largest
+   character (a string is made in the smallest kind that holds its characters) */
+static PyObject *
+collapsed(PyObject *s, Py_ssize_t *n_toks)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s), kept = 0, toks = 0, spaces = 0;
+    int kind = PyUnicode_KIND(s), in_token = 0;
+    const void *data = PyUnicode_DATA(s);
+    Py_UCS4 maxchar = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (Py_UNICODE_ISSPACE(ch)) {
+            spaces += ch == ' ';
+            in_token = 0;
+            continue;
+        }
+        toks += !in_token;
+        in_token = 1;
+        kept++;
+        if (ch > maxchar)
+            maxchar = ch;
+    }
+    *n_toks = toks;
+    Py_ssize_t size = kept + (toks ? toks - 1 : 0);
+    if (size == n && spaces == n - kept)  /* single spaces between tokens only */
+        return Py_NewRef(s);
+    PyObject *out = PyUnicode_New(size, toks > 1 && maxchar < ' ' ? ' ' : maxchar);
+    if (out == NULL)
+        return NULL;
+    int okind = PyUnicode_KIND(out);
+    void *odata = PyUnicode_DATA(out);
+    Py_ssize_t j = 0;
+    in_token = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (Py_UNICODE_ISSPACE(ch)) {
+            in_token = 0;
+            continue;
+        }
+        if (!in_token && j > 0)
+            PyUnicode_WRITE(okind, odata, j++, ' ');
+        in_token = 1;
+        PyUnicode_WRITE(okind, odata, j++, ch);
+    }
+    return out;
 }
 
 static int
@@ -154,11 +196,9 @@ text_facts(PyObject *self, PyObject *args)
     PyObject *raw, *chars;
     if (!PyArg_ParseTuple(args, "UU", &raw, &chars))
         return NULL;
-    PyObject *toks = NULL, *text = NULL, *lower = NULL, *stripped = NULL;
-    toks = PyUnicode_Split(raw, NULL, -1);
-    if (toks == NULL)
-        goto error;
-    text = PyUnicode_Join(SPACE, toks);
+    PyObject *text = NULL, *lower = NULL, *stripped = NULL;
+    Py_ssize_t n_toks;
+    text = collapsed(raw, &n_toks);
     if (text == NULL)
         goto error;
     lower = PyObject_CallMethod(text, "lower", NULL);
@@ -192,28 +232,32 @@ text_facts(PyObject *self, PyObject *args)
         unspaced += is_unspaced(ch);
         full_stops += ch == 0x3002 || ch == 0xFF01 || ch == 0xFF1F || ch == 0xFF61;
     }
-    Py_ssize_t words = PyList_GET_SIZE(toks) + unspaced / 2, sentences = 0;
+    Py_ssize_t words = n_toks + unspaced / 2, sentences = 0;
     if (words) {
         Py_UCS4 last = PyUnicode_READ(kind, data, n - 1);
         sentences = stops + (unspaced ? full_stops : 0) + (last == '.' || last == '!' || last == '?');
         if (sentences < 1)
             sentences = 1;
     }
+    /* the tokens of text: separated by single spaces */
     Py_ssize_t upper_initial = 0, all_upper = 0, with_digit = 0;
-    Py_ssize_t n_toks = PyList_GET_SIZE(toks);
-    for (Py_ssize_t k = 0; k < n_toks; k++) {
-        PyObject *t = PyList_GET_ITEM(toks, k);
-        if (upper) {
-            upper_initial += Py_UNICODE_ISUPPER(PyUnicode_READ_CHAR(t, 0)) != 0;
-            all_upper += is_upper(t);
+    if (upper || digits) {
+        for (Py_ssize_t start = 0; start < n;) {
+            Py_ssize_t end = start;
+            while (end < n && PyUnicode_READ(kind, data, end) != ' ')
+                end++;
+            if (upper) {
+                upper_initial += Py_UNICODE_ISUPPER(PyUnicode_READ(kind, data, start)) != 0;
+                all_upper += is_upper(kind, data, start, end);
+            }
+            if (digits)
+                with_digit += has_digit(kind, data, start, end);
+            start = end + 1;
         }
-        if (digits)
-            with_digit += has_digit(t);
     }
-    return Py_BuildValue("(NNNNnnnnnnnnn)", text, lower, toks, stripped, alpha, digits, upper, alnum,
+    return Py_BuildValue("(NNnNnnnnnnnnn)", text, lower, n_toks, stripped, alpha, digits, upper, alnum,
                          upper_initial, all_upper, with_digit, words, sentences);
 error:
-    Py_XDECREF(toks);
     Py_XDECREF(text);
     Py_XDECREF(lower);
     Py_XDECREF(stripped);
@@ -263,8 +307,8 @@ doubles(PyObject *seq, Py_ssize_t *n)
 }
 
 /* the attributes of a block's facts the content family reads */
-enum { A_TEXT, A_ALPHA, A_DIGITS, A_UPPER, A_WORDS, A_TOKS, A_COUNTS, A_STRIPPED, A_SENTENCES, N_ATTRS };
-static const char *ATTR_NAMES[N_ATTRS] = {"text", "alpha", "digits", "upper", "words", "toks", "token_counts",
+enum { A_TEXT, A_ALPHA, A_DIGITS, A_UPPER, A_WORDS, A_TOKENS, A_COUNTS, A_STRIPPED, A_SENTENCES, N_ATTRS };
+static const char *ATTR_NAMES[N_ATTRS] = {"text", "alpha", "digits", "upper", "words", "tokens", "token_counts",
                                           "stripped", "sentences"};
 static PyObject *ATTRS[N_ATTRS];
 /* begin.upper, begin.lower, begin.digit, begin.other, end.stop, end.colon, end.other */
@@ -295,7 +339,7 @@ content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, cons
             goto done;
     }
     PyObject *text = v[A_TEXT];
-    if (!PyUnicode_Check(text) || !PyList_Check(v[A_TOKS]) || !PyList_Check(v[A_STRIPPED])
+    if (!PyUnicode_Check(text) || !PyList_Check(v[A_STRIPPED])
             || !PyTuple_Check(v[A_COUNTS]) || PyTuple_GET_SIZE(v[A_COUNTS]) != 3) {
         PyErr_SetString(PyExc_TypeError, "unexpected block facts");
         goto done;
@@ -320,7 +364,9 @@ content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, cons
             || add(out, bucket_name(names[N_CHARS], C, nC, (double)n)) < 0
             || add(out, bucket_name(names[N_TOKENS], C, nC, (double)words)) < 0)
         goto done;
-    Py_ssize_t nt = PyList_GET_SIZE(v[A_TOKS]);
+    Py_ssize_t nt = PyLong_AsSsize_t(v[A_TOKENS]);
+    if (nt == -1 && PyErr_Occurred())
+        goto done;
     if (nt) {
         long ui = PyLong_AsLong(PyTuple_GET_ITEM(v[A_COUNTS], 0));
         long au = PyLong_AsLong(PyTuple_GET_ITEM(v[A_COUNTS], 1));
@@ -950,7 +996,7 @@ error:
 
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
-     "text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum, "
+     "text_facts(raw, strip) -> (text, lower, tokens, stripped, alpha, digits, upper, alnum, "
      "upper_initial, all_upper, with_digit): see kitten/boilerplate/features.py"},
     {"content", content, METH_VARARGS,
      "content(own, facts, stop, names, ratios, counts, end_stop): the content family up to end.*, "
@@ -977,9 +1023,6 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__facts(void)
 {
-    SPACE = PyUnicode_InternFromString(" ");
-    if (SPACE == NULL)
-        return NULL;
     if ((GETPARENT = PyUnicode_InternFromString("getparent")) == NULL || (GET = PyUnicode_InternFromString("get")) == NULL
             || (TAG = PyUnicode_InternFromString("tag")) == NULL || (CLASS = PyUnicode_InternFromString("class")) == NULL
             || (ID = PyUnicode_InternFromString("id")) == NULL || (ITER = PyUnicode_InternFromString("iter")) == NULL

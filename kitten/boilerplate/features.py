@@ -353,7 +353,7 @@ class _Facts:
 
     text: str  # white space collapsed to single spaces
     lower: str  # ``text`` lower-cased
-    toks: list  # ``text``'s white-space tokens
+    tokens: int  # ``text``'s white-space tokens
     stripped: list  # ``lower``'s tokens, punctuation (:data:`_STRIP`) stripped: stop-word candidates
     words: int  # :func:`word_count`
     link_letters: int  # letters inside links (at most ``letters``)
@@ -418,11 +418,11 @@ def token_counts(text: str, toks: list[str], upper: int, digits: int) -> tuple[i
 
 
 def text_facts(raw: str) -> tuple:
-    """``(text, lower, toks, stripped, alpha, digits, upper, alnum, upper_initial,
+    """``(text, lower, tokens, stripped, alpha, digits, upper, alnum, upper_initial,
     all_upper, with_digit, words, sentences)`` of a block's text ``raw``: its white-space
-    tokens joined by single spaces, lower-cased; the tokens, and those of ``lower`` with
-    the punctuation of :data:`_STRIP` stripped from their ends (stop-word candidates,
-    empty ones kept); the characters of ``text`` that are letters, digits, upper-case,
+    tokens joined by single spaces, lower-cased; how many tokens, and those of ``lower``
+    with the punctuation of :data:`_STRIP` stripped from their ends (stop-word
+    candidates, empty ones kept); the characters of ``text`` that are letters, digits, upper-case,
     letters or digits (:func:`char_counts`); the tokens with an upper-case first
     character, upper-case (``str.isupper``), with a digit (:func:`token_counts`); its
     words (:func:`word_count`) and sentences (:func:`_sentences`). In C (``_facts.c``)
@@ -435,7 +435,7 @@ def text_facts(raw: str) -> tuple:
     alpha, digits, upper, alnum = char_counts(text)
     unspaced = _unspaced_chars(text) if not text.isascii() else 0
     words = len(toks) + unspaced // 2
-    return (text, lower, toks, list(map(methodcaller("strip", _STRIP), lower.split())), alpha, digits, upper,
+    return (text, lower, len(toks), list(map(methodcaller("strip", _STRIP), lower.split())), alpha, digits, upper,
             alnum, *token_counts(text, toks, upper, digits), words, _sentences(text, words, unspaced))
 
 
@@ -603,8 +603,8 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
 def _block_facts(b: Block, links: dict) -> _Facts:
     """The :class:`_Facts` of ``b`` (``links``: letters inside links per source element,
     :func:`_link_letters`)."""
-    text, lower, toks, stripped, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(b.text())
-    return _Facts(text, lower, toks, stripped, words, min(links.get(b.source, 0), letters), letters, alpha,
+    text, lower, tokens, stripped, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(b.text())
+    return _Facts(text, lower, tokens, stripped, words, min(links.get(b.source, 0), letters), letters, alpha,
                   digits, upper, (ui, au, dg), sentences)
 
 
@@ -700,9 +700,8 @@ def _content_counts(own: list[list[str]], facts: list[_Facts], stop: frozenset[s
                 names["char.upper"][br(Rb, upper / nc) - 1], names["char.punct"][br(Rb, punct / nc) - 1],
                 names["char.space"][br(Rb, space / nc) - 1], names["chars"][br(Cb, len(text)) - 1],
                 names["tokens"][br(Cb, f.words) - 1]]
-        toks = f.toks
-        if toks:
-            nt = len(toks)
+        nt = f.tokens
+        if nt:
             ui, au, dg = f.token_counts
             out += [names["tok.upper-initial"][br(Rb, ui / nt) - 1], names["tok.all-upper"][br(Rb, au / nt) - 1],
                     names["tok.digit"][br(Rb, dg / nt) - 1]]
@@ -850,7 +849,7 @@ def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], c
     at = -1
     if title:
         for i, (b, f) in enumerate(zip(blocks, facts)):
-            if not 2 <= len(f.toks) <= 40:
+            if not 2 <= f.tokens <= 40:
                 continue
             words = _WORD.findall(f.lower)
             if 2 <= len(words) <= 40 and len(set(words)) >= TITLE_SHARE * len(title) \
