@@ -893,20 +893,30 @@ def test_contexts_in_c_are_those_of_python() -> None:
 
 
 def test_link_letters_in_c_are_those_of_python() -> None:
-    """``_facts.link_letters`` (C) counts each block's link letters as
-    ``_python_link_letters`` does: links with ``href`` or ``onclick``, nested in inline
-    elements, in lists and tables, with non-ASCII text and a link outside every block."""
+    """``kitten._links.block_link_letters`` (C, on lxml's tree) counts each block's link
+    letters as ``_python_link_letters`` does, keys in the same order: links with ``href``
+    or ``onclick``, nested in inline elements and in each other, in lists and tables,
+    with non-ASCII text and a link outside every block; and on 20 Dragnet and 20 modern
+    pages."""
     from kitten.boilerplate import features
 
-    if features._facts is None:
-        pytest.skip("kitten.boilerplate._facts is not built")
+    count = features._c_link_letters()
+    if count is None:
+        pytest.skip("kitten._links is not built")
     links = ('<div class="menu"><p>Voir <a href="/x">l\'été <b>2024</b> ²</a> et <a onclick="f()">ça</a>'
-             ' <a name="n">no link</a></p><ul><li><a href="/y">日本語 リンク</a> text</li></ul></div>')
-    for html in (PAGE, f"<html><body>{links}{ARTICLE}{NAV}{links}{FOOT}</body></html>"):
-        blocks = document(html).blocks
-        body = blocks[0].source.getroottree().getroot().find(features._NS + "body")
-        sources = [b.source for b in blocks]
-        for some in (sources, sources[::2], sources[:1]):
-            in_c = features._facts.link_letters(some, body, features._NS + "a")
-            assert in_c == features._python_link_letters(some, body)
-        assert len(features._facts.link_letters(sources, body, features._NS + "a")) >= 3
+             ' <a name="n">no link</a> <a href="/z">out <a href="/in">in</a><!-- c --> tail</a></p>'
+             '<ul><li><a href="/y">日本語 リンク</a> text</li></ul></div>')
+    docs = [document(html) for html in (PAGE, f"<html><body>{links}{ARTICLE}{NAV}{links}{FOOT}</body></html>")]
+    for corpus in ("dragnet", "modern"):
+        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+            docs.append(run_page(Page(path.read_bytes(), path.name), Config(), "json").products["structure"])
+    for i, doc in enumerate(docs):
+        body = doc.blocks[0].source.getroottree().getroot().find(features._NS + "body")
+        sources = [b.source for b in doc.blocks]
+        for some in (sources, sources[::2], sources[:1], [None, *sources]):
+            in_c = count(some, body)
+            in_python = features._python_link_letters(some, body)
+            assert in_c == in_python and list(in_c) == list(in_python)
+        assert i > 1 or len(count(sources, body)) >= 3
+
+

@@ -52,11 +52,8 @@
  * the frozensets ``_TD`` and ``_DIVS``, ``empty`` the context ``_NO_CONTEXT`` of an
  * element outside ``body`` (and of ``body`` itself).
  *
- * link_letters(sources, body, a_tag) -> dict: the letters and digits (str.isalnum) of
- * the text of each link of ``body`` (``a_tag`` elements with an ``href`` or an
- * ``onclick``) added up per nearest ancestor-or-self in ``sources``, as
- * ``_python_link_letters`` in features.py (the Python fallback it replaces, step for
- * step).
+ * (The blocks' link letters are counted on lxml's tree itself: ``block_link_letters`` of
+ * kitten/_links.c.)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -846,154 +843,6 @@ error:
     return NULL;
 }
 
-static PyObject *ITER, *ITERTEXT, *HREF, *ONCLICK;
-
-/* the str.isalnum characters of the texts of ``el.itertext()``, or -1 */
-static Py_ssize_t
-text_alnum(PyObject *el)
-{
-    PyObject *texts = PyObject_CallMethodNoArgs(el, ITERTEXT);
-    if (texts == NULL)
-        return -1;
-    PyObject *it = PyObject_GetIter(texts);
-    Py_DECREF(texts);
-    if (it == NULL)
-        return -1;
-    Py_ssize_t n = 0;
-    PyObject *t;
-    while ((t = PyIter_Next(it)) != NULL) {
-        if (!PyUnicode_Check(t)) {
-            Py_DECREF(t);
-            Py_DECREF(it);
-            PyErr_SetString(PyExc_TypeError, "itertext gave a non-string");
-            return -1;
-        }
-        Py_ssize_t len = PyUnicode_GET_LENGTH(t);
-        int kind = PyUnicode_KIND(t);
-        const void *data = PyUnicode_DATA(t);
-        for (Py_ssize_t i = 0; i < len; i++) {
-            Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-            n += ch < 128 ? ((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'))
-                          : Py_UNICODE_ISALNUM(ch) != 0;
-        }
-        Py_DECREF(t);
-    }
-    Py_DECREF(it);
-    return PyErr_Occurred() ? -1 : n;
-}
-
-/* is ``a`` a link (an ``href`` or an ``onclick``)? -1 on an error */
-static int
-is_link(PyObject *a)
-{
-    PyObject *names[2] = {HREF, ONCLICK};
-    for (int k = 0; k < 2; k++) {
-        PyObject *v = PyObject_CallMethodOneArg(a, GET, names[k]);
-        if (v == NULL)
-            return -1;
-        int found = v != Py_None;
-        Py_DECREF(v);
-        if (found)
-            return 1;
-    }
-    return 0;
-}
-
-/* the source in ``sources`` that ``a`` belongs to (a borrowed reference, None for none;
-   NULL on an error): its nearest ancestor-or-self in ``sources``, each element walked
-   noted in ``owner`` */
-static PyObject *
-link_owner(PyObject *a, PyObject *sources, PyObject *owner)
-{
-    PyObject *walked = PyList_New(0);
-    if (walked == NULL)
-        return NULL;
-    PyObject *found = Py_None, *el = Py_NewRef(a);
-    while (el != Py_None) {
-        PyObject *known = PyDict_GetItemWithError(owner, el);
-        if (known != NULL) {
-            found = known;
-            break;
-        }
-        if (PyErr_Occurred() || PyList_Append(walked, el) < 0)
-            goto error;
-        int in = PySet_Contains(sources, el);
-        if (in < 0)
-            goto error;
-        if (in) {
-            found = el;  /* walked holds it */
-            break;
-        }
-        PyObject *parent = PyObject_CallMethodNoArgs(el, GETPARENT);
-        if (parent == NULL)
-            goto error;
-        Py_SETREF(el, parent);
-    }
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(walked); k++)
-        if (PyDict_SetItem(owner, PyList_GET_ITEM(walked, k), found) < 0)
-            goto error;
-    Py_DECREF(el);
-    Py_DECREF(walked);  /* found: held by owner (or None) */
-    return found;
-error:
-    Py_DECREF(el);
-    Py_DECREF(walked);
-    return NULL;
-}
-
-static PyObject *
-link_letters(PyObject *self, PyObject *args)
-{
-    PyObject *source_list, *body, *a_tag;
-    if (!PyArg_ParseTuple(args, "O!OU", &PyList_Type, &source_list, &body, &a_tag))
-        return NULL;
-    PyObject *sources = NULL, *owner = NULL, *out = NULL, *links = NULL, *it = NULL, *a = NULL;
-    if ((sources = PySet_New(source_list)) == NULL || (owner = PyDict_New()) == NULL || (out = PyDict_New()) == NULL
-            || (links = PyObject_CallMethodOneArg(body, ITER, a_tag)) == NULL || (it = PyObject_GetIter(links)) == NULL)
-        goto error;
-    while ((a = PyIter_Next(it)) != NULL) {
-        int link = is_link(a);
-        if (link < 0)
-            goto error;
-        if (link) {
-            PyObject *found = link_owner(a, sources, owner);
-            if (found == NULL)
-                goto error;
-            if (found != Py_None) {
-                Py_ssize_t n = text_alnum(a);
-                if (n < 0)
-                    goto error;
-                PyObject *before = PyDict_GetItemWithError(out, found);
-                if (before == NULL && PyErr_Occurred())
-                    goto error;
-                Py_ssize_t total = n + (before != NULL ? PyLong_AsSsize_t(before) : 0);
-                PyObject *v = PyLong_FromSsize_t(total);
-                if (v == NULL || PyDict_SetItem(out, found, v) < 0) {
-                    Py_XDECREF(v);
-                    goto error;
-                }
-                Py_DECREF(v);
-            }
-        }
-        Py_CLEAR(a);
-    }
-    if (PyErr_Occurred())
-        goto error;
-    Py_DECREF(it);
-    Py_DECREF(links);
-    Py_DECREF(owner);
-    Py_DECREF(sources);
-    return out;
-error:
-    Py_XDECREF(a);
-    Py_XDECREF(it);
-    Py_XDECREF(links);
-    Py_XDECREF(out);
-    Py_XDECREF(owner);
-    Py_XDECREF(sources);
-    return NULL;
-}
-
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
      "text_facts(raw, strip) -> (text, lower, tokens, stripped, alpha, digits, upper, alnum, "
@@ -1010,9 +859,6 @@ static PyMethodDef methods[] = {
     {"contexts", contexts, METH_VARARGS,
      "contexts(sources, body, marks, td_tags, div_tags, empty) -> list: each source element's context, "
      "see _python_contexts in kitten/boilerplate/features.py"},
-    {"link_letters", link_letters, METH_VARARGS,
-     "link_letters(sources, body, a_tag) -> dict: letters inside links per source element, "
-     "see _python_link_letters in kitten/boilerplate/features.py"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1025,10 +871,7 @@ PyInit__facts(void)
 {
     if ((GETPARENT = PyUnicode_InternFromString("getparent")) == NULL || (GET = PyUnicode_InternFromString("get")) == NULL
             || (TAG = PyUnicode_InternFromString("tag")) == NULL || (CLASS = PyUnicode_InternFromString("class")) == NULL
-            || (ID = PyUnicode_InternFromString("id")) == NULL || (ITER = PyUnicode_InternFromString("iter")) == NULL
-            || (ITERTEXT = PyUnicode_InternFromString("itertext")) == NULL
-            || (HREF = PyUnicode_InternFromString("href")) == NULL
-            || (ONCLICK = PyUnicode_InternFromString("onclick")) == NULL)
+            || (ID = PyUnicode_InternFromString("id")) == NULL)
         return NULL;
     for (int k = 0; k < N_ATTRS; k++)
         if ((ATTRS[k] = PyUnicode_InternFromString(ATTR_NAMES[k])) == NULL)

@@ -86,6 +86,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache, partial
 from typing import Callable
 
+from lxml import etree
+
 from kitten.config import FAMILIES
 from kitten.document import BR, Block
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
@@ -477,14 +479,13 @@ def _below(thresholds: tuple[float, ...]) -> tuple[float, ...]:
 def _link_letters(blocks: list[Block], body) -> dict:
     """Letters and digits inside ``<a href>`` (or ``onclick``) per block source element
     (links assigned to the nearest ancestor-or-self that is a block's source): in C
-    (``_facts.link_letters``) when the extension is built, else
-    :func:`_python_link_letters`, the same counts."""
+    (``kitten._links.block_link_letters``, on lxml's tree itself: :func:`_c_link_letters`)
+    when the extension is built, else :func:`_python_link_letters`, the same counts."""
     if body is None:
         return {}
     sources = [b.source for b in blocks]
-    if _facts is not None:
-        return _facts.link_letters(sources, body, _NS + "a")
-    return _python_link_letters(sources, body)
+    count = _c_link_letters()
+    return count(sources, body) if count is not None else _python_link_letters(sources, body)
 
 
 def _python_link_letters(sources: list, body) -> dict:
@@ -511,6 +512,30 @@ def _python_link_letters(sources: list, body) -> dict:
         if found is not None:
             out[found] = out.get(found, 0) + alnum_count("".join(a.itertext()))
     return out
+
+
+#: a page whose links :func:`_c_link_letters` counts in C and in Python: links with
+#: ``href`` or ``onclick`` (or neither), nested, around comments, CDATA and non-ASCII
+#: text, inside and outside the probe's sources (its ``p`` and ``li``)
+_PROBE = ('<html xmlns="http://www.w3.org/1999/xhtml"><body><a href="/">Top 1</a><div><p>é <a href="/a">'
+          'l\'été <b>2024</b><!--c-->²<a onclick="f()">in</a><![CDATA[x<y]]></a> <a name="n">anchor</a></p>'
+          '<ul><li><a href="/b">日本語 リンク</a> t<span><a href="/c">deep</a></span></li></ul>'
+          '<a href="/d">outside</a></div></body></html>')
+
+
+@lru_cache(maxsize=1)
+def _c_link_letters():
+    """``kitten._links.block_link_letters``, or None when the module is not built (no C
+    compiler or no lxml headers at install) or counts the links of :data:`_PROBE`
+    otherwise than :func:`_python_link_letters` (it reads lxml's element and libxml2's
+    node structs as the headers of its build declare them)."""
+    try:
+        from kitten._links import block_link_letters
+    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
+        return None
+    body = etree.fromstring(_PROBE).find(_NS + "body")
+    sources = list(body.iter(_NS + "p", _NS + "li"))
+    return block_link_letters if block_link_letters(sources, body) == _python_link_letters(sources, body) else None
 
 
 def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSettings(),
