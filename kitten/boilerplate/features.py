@@ -424,8 +424,8 @@ def text_facts(raw: str) -> tuple:
     all_upper, with_digit, words, sentences)`` of a block's text ``raw``: its white-space
     tokens joined by single spaces, lower-cased; how many tokens, and those of ``lower``
     with the punctuation of :data:`_STRIP` stripped from their ends (stop-word
-    candidates, empty ones kept); the characters of ``text`` that are letters, digits, upper-case,
-    letters or digits (:func:`char_counts`); the tokens with an upper-case first
+    candidates, empty ones kept); the characters of ``text`` that are letters, digits,
+    upper-case, letters or digits (:func:`char_counts`); the tokens with an upper-case first
     character, upper-case (``str.isupper``), with a digit (:func:`token_counts`); its
     words (:func:`word_count`) and sentences (:func:`_sentences`). In C (``_facts.c``)
     when the extension is built, the same values."""
