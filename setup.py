@@ -3,13 +3,15 @@
 ``kitten.normalizer._fastwrite`` writes the common case of the XHTML writer in C
 (see kitten/normalizer/fastwrite.py); ``kitten.tables._forest`` evaluates the table
 and cell decision forests (kitten/tables/model.py); ``kitten._links`` counts the link
-letters of list items on lxml's tree (kitten/lists.py) and ``kitten._structure`` walks
-it for the structure step (kitten/structure.py), both built when lxml, whose headers
-they read, is installed where the build runs; ``kitten.boilerplate._facts`` counts the
+letters of list items (kitten/lists.py) and of the gate's blocks
+(kitten/boilerplate/features.py) on lxml's tree and ``kitten._structure`` walks it for
+the structure step (kitten/structure.py), both built when lxml, whose headers they
+read, is installed where the build runs; ``kitten.boilerplate._facts`` counts the
 characters and tokens of the gate's blocks (``text_facts`` in
-kitten/boilerplate/features.py) and sums their feature weights (``Scorer.sums`` in
-kitten/boilerplate/crf.py). All are optional: without a C compiler the install
-still succeeds and Python does the whole job, slower.
+kitten/boilerplate/features.py), sums their feature weights (``Scorer.sums`` in
+kitten/boilerplate/crf.py) and runs the CRF's forward-backward (``Scorer.marginals``).
+All are optional: without a C compiler the install still succeeds and Python does the
+whole job, slower.
 """
 from setuptools import Extension, setup
 

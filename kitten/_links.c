@@ -13,12 +13,23 @@
  *       A letter is a character of Python's regular expression [^\W\d_], a letter or
  *       digit one of [^\W_] (Py_UNICODE_ISALNUM, less Py_UNICODE_ISDECIMAL for letters).
  *
+ *   block_link_letters(sources, body) -> dict
+ *       The boilerplate gate's link letters (kitten/boilerplate/features.py, whose
+ *       ``_python_link_letters`` does the same in Python): the letters and digits of the
+ *       text of each link of ``body`` (an XHTML <a> with an href or an onclick, ``body``
+ *       itself included; its text: every text and CDATA node under it, comments and
+ *       processing instructions left out but not what follows them, as lxml's itertext
+ *       reads it), added up per nearest ancestor-or-self of the link among ``sources``
+ *       (lxml elements, or None), keyed by that element, in the order of the first link
+ *       of each.
+ *
  * The tree is read through lxml's element proxy: its first fields (struct LxmlElement
  * of lxml/etree.h: PyObject_HEAD, the document, the libxml2 node) have been the same
  * since lxml 2; the type is checked against lxml.etree._Element first.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdlib.h>
 #include <string.h>
 #include <libxml/tree.h>
 
@@ -145,8 +156,128 @@ static PyObject *link_letters(PyObject *self, PyObject *arg) {
     return Py_BuildValue("(nn)", inside, outside);
 }
 
+/* a block's source element for block_link_letters: its node, its proxy, its letters and
+   its place among the sources holding a link (-1: none yet) */
+typedef struct {
+    const xmlNode *node;
+    PyObject *el;
+    Py_ssize_t letters;
+    Py_ssize_t rank;
+} Source;
+
+static int by_node(const void *x, const void *y) {
+    const xmlNode *a = ((const Source *)x)->node, *b = ((const Source *)y)->node;
+    return a < b ? -1 : a > b;
+}
+
+/* The source of node n among the m sorted sources, NULL when n is none of them. */
+static Source *source_of(Source *src, Py_ssize_t m, const xmlNode *n) {
+    Py_ssize_t lo = 0, hi = m;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (src[mid].node == n) return &src[mid];
+        if (src[mid].node < n) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* The letters and digits of the text nodes under element a (not its tail). */
+static Py_ssize_t text_alnum(const xmlNode *a) {
+    const xmlNode *none = NULL;
+    Py_ssize_t k = 0;
+    for (const xmlNode *n = a->children; n;) {
+        if ((n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) && n->content)
+            count(n->content, 1, &k);
+        else if (n->type == XML_ELEMENT_NODE && n->children) {
+            n = n->children;
+            continue;
+        }
+        n = after(n, a, &none);
+    }
+    return k;
+}
+
+/* The sources' nodes and proxies (None left out), sorted by node, each node once; -1 on
+   an error. */
+static Py_ssize_t read_sources(PyObject *sources, Source *src) {
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(sources); i++) {
+        PyObject *el = PyList_GET_ITEM(sources, i);
+        if (el == Py_None) continue;
+        if (!PyObject_TypeCheck(el, (PyTypeObject *)element_type)) {
+            PyErr_SetString(PyExc_TypeError, "block_link_letters: lxml elements or None expected");
+            return -1;
+        }
+        src[m++] = (Source){((LxmlElement *)el)->c_node, el, 0, -1};
+    }
+    qsort(src, m, sizeof(Source), by_node);
+    Py_ssize_t u = 0;
+    for (Py_ssize_t i = 0; i < m; i++)
+        if (u == 0 || src[i].node != src[u - 1].node) src[u++] = src[i];
+    return u;
+}
+
+static PyObject *block_link_letters(PyObject *self, PyObject *args) {
+    PyObject *sources, *body;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &sources, &body)) return NULL;
+    if (!PyObject_TypeCheck(body, (PyTypeObject *)element_type)) {
+        PyErr_SetString(PyExc_TypeError, "block_link_letters: body must be an lxml element");
+        return NULL;
+    }
+    Py_ssize_t n_sources = PyList_GET_SIZE(sources);
+    Source *src = PyMem_New(Source, n_sources > 0 ? n_sources : 1);
+    Py_ssize_t *ranked = PyMem_New(Py_ssize_t, n_sources > 0 ? n_sources : 1);
+    PyObject *out = NULL;
+    if (src == NULL || ranked == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t m = read_sources(sources, src), n_ranked = 0;
+    if (m < 0) goto done;
+    const xmlNode *top = ((LxmlElement *)body)->c_node, *none = NULL;
+    for (const xmlNode *n = top; n;) {
+        if (n->type == XML_ELEMENT_NODE) {
+            const char *name = xhtml_name(n);
+            if (name && strcmp(name, "a") == 0 && (has_attribute(n, "href") || has_attribute(n, "onclick"))) {
+                Source *owner = NULL;
+                for (const xmlNode *p = n; p && p->type == XML_ELEMENT_NODE && !owner; p = p->parent)
+                    owner = source_of(src, m, p);
+                if (owner) {
+                    if (owner->rank < 0) {
+                        owner->rank = n_ranked;
+                        ranked[n_ranked++] = owner - src;
+                    }
+                    owner->letters += text_alnum(n);
+                }
+            }
+            if (n->children) {
+                n = n->children;
+                continue;
+            }
+        }
+        n = after(n, top, &none);
+    }
+    if ((out = PyDict_New()) == NULL) goto done;
+    for (Py_ssize_t r = 0; r < n_ranked; r++) {
+        PyObject *v = PyLong_FromSsize_t(src[ranked[r]].letters);
+        if (v == NULL || PyDict_SetItem(out, src[ranked[r]].el, v) < 0) {
+            Py_XDECREF(v);
+            Py_CLEAR(out);
+            goto done;
+        }
+        Py_DECREF(v);
+    }
+done:
+    PyMem_Free(src);
+    PyMem_Free(ranked);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"link_letters", link_letters, METH_O, "(letters and digits inside links, letters outside) of an item"},
+    {"block_link_letters", block_link_letters, METH_VARARGS,
+     "block_link_letters(sources, body) -> dict: letters and digits inside links per block source element"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_links", NULL, -1, methods};

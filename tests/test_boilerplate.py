@@ -20,6 +20,8 @@ from kitten.log import PageLog
 from kitten.page import Page
 from kitten.pipeline import run_page
 
+CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
+
 NAV = ('<div id="nav" class="navigation"><ul><li><a href="/">Home</a></li><li><a href="/a">About us</a></li>'
        '<li><a href="/c">Contact</a></li></ul></div>')
 FOOT = '<div class="footer"><p>Copyright 2007 Example Inc. All rights reserved.</p></div>'
@@ -792,7 +794,8 @@ def test_character_counts_split_at_ascii_are_the_counts_of_the_whole_text() -> N
 
 
 def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
-    """``_facts.text_facts`` (C) gives what the Python fallback of ``text_facts`` gives."""
+    """``_facts.text_facts`` (C) gives what the Python fallback of ``text_facts`` gives, on
+    made-up texts and on the blocks of 20 Dragnet and 20 modern pages."""
     import random
 
     from kitten.boilerplate import features
@@ -800,10 +803,15 @@ def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
     if features._facts is None:
         pytest.skip("kitten.boilerplate._facts is not built")
     rnd = random.Random(0)
-    alphabet = "aAzZ09 .,;:!?\"'()[]«»“”‘’ǅǄǆİıΣσςß²½Ⅻ١𝟘中の。！？｡ไ\u00a0\u2003\u3000\t\nÉé-_/@"
+    alphabet = "aAzZ09 .,;:!?\"'()[]«»“”‘’ǅǄǆİıΣσςß²½Ⅻ١𝟘中の。！？｡ไ\u00a0\u2003\u3000\t\n\r\x1c\x85ÉéÿĀ-_/@"
     texts = ["Ünïcödé Straße 12", "Ǆemal ǅ ǆ İstanbul ², ١٢٣ Ⅻ", "中文，日本語のテキスト 2024年", "plain ASCII 42", "",
              "  \n\t ", "Ελληνικά ΚΕΦΑΛΑΙΑ 𝟘𝟙 — «quotes»", "“Hello,” she said. (OK) ''", "ǅA Aǅ ÀB 1½ ⅷ ΣΑΣ ﬁ İİ"]
     texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 30))) for _ in range(3000)]
+    texts += ["ÿ\u00a0x", "é\u2003é", " a  b ", "a b", "a\tb", "\u3000中\u3000", "Ā é"]
+    for corpus in ("dragnet", "modern"):
+        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+            texts += [b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
+                      .products["structure"].blocks]
     in_c = [features.text_facts(t) for t in texts]
     monkeypatch.setattr(features, "_facts", None)
     assert [features.text_facts(t) for t in texts] == in_c
@@ -863,6 +871,35 @@ def test_feature_sums_in_c_are_numpys_to_the_last_bit(monkeypatch) -> None:
     assert np.array_equal(scorer.sums(own), in_c)
 
 
+def test_forward_backward_in_c_is_the_scans(monkeypatch) -> None:
+    """``_facts.forward_backward`` (C, block after block) gives the marginals of
+    ``_scan_marginals`` (numpy prefix scans) to 1e-12, and the same content
+    probabilities to 4 decimals and likeliest labels, on a made-up page and 20 Dragnet
+    pages (long pages: many rescaled steps)."""
+    import numpy as np
+
+    from kitten.boilerplate import crf
+    from kitten.boilerplate.crf import model_path
+    from kitten.boilerplate.features import own_features
+
+    pytest.importorskip("pycrfsuite")
+    if crf._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    model = load_model(str(model_path()))
+    scorer = model.get_scorer()
+    pages = [PAGE, f"<html><body>{NAV}</body></html>"]
+    pages += [p.read_text(encoding="utf-8") for p in sorted((CORPORA / "dragnet" / "html").glob("*"))[:20]]
+    owns = [own_features(document(html).blocks, model.settings) for html in pages]
+    in_c = [scorer.marginals(own) for own in owns]
+    monkeypatch.setattr(crf, "_facts", None)
+    for own, c in zip(owns, in_c):
+        scans = scorer.marginals(own)
+        assert c.shape == scans.shape and np.abs(c - scans).max() < 1e-12
+        assert np.array_equal(np.round(c, 4), np.round(scans, 4))
+        assert np.array_equal(c.argmax(axis=1), scans.argmax(axis=1))
+    assert sum(len(own) for own in owns) > 1000 or not (CORPORA / "dragnet").is_dir()
+
+
 def test_contexts_in_c_are_those_of_python() -> None:
     """``_facts.contexts`` (C) gives each block's context as ``_python_contexts`` does: the
     same chains, names, container features and nearest ``div`` and ``td``, on nested
@@ -886,20 +923,30 @@ def test_contexts_in_c_are_those_of_python() -> None:
 
 
 def test_link_letters_in_c_are_those_of_python() -> None:
-    """``_facts.link_letters`` (C) counts each block's link letters as
-    ``_python_link_letters`` does: links with ``href`` or ``onclick``, nested in inline
-    elements, in lists and tables, with non-ASCII text and a link outside every block."""
+    """``kitten._links.block_link_letters`` (C, on lxml's tree) counts each block's link
+    letters as ``_python_link_letters`` does, keys in the same order: links with ``href``
+    or ``onclick``, nested in inline elements and in each other, in lists and tables,
+    with non-ASCII text and a link outside every block; and on 20 Dragnet and 20 modern
+    pages."""
     from kitten.boilerplate import features
 
-    if features._facts is None:
-        pytest.skip("kitten.boilerplate._facts is not built")
+    count = features._c_link_letters()
+    if count is None:
+        pytest.skip("kitten._links is not built")
     links = ('<div class="menu"><p>Voir <a href="/x">l\'été <b>2024</b> ²</a> et <a onclick="f()">ça</a>'
-             ' <a name="n">no link</a></p><ul><li><a href="/y">日本語 リンク</a> text</li></ul></div>')
-    for html in (PAGE, f"<html><body>{links}{ARTICLE}{NAV}{links}{FOOT}</body></html>"):
-        blocks = document(html).blocks
-        body = blocks[0].source.getroottree().getroot().find(features._NS + "body")
-        sources = [b.source for b in blocks]
-        for some in (sources, sources[::2], sources[:1]):
-            in_c = features._facts.link_letters(some, body, features._NS + "a")
-            assert in_c == features._python_link_letters(some, body)
-        assert len(features._facts.link_letters(sources, body, features._NS + "a")) >= 3
+             ' <a name="n">no link</a> <a href="/z">out <a href="/in">in</a><!-- c --> tail</a></p>'
+             '<ul><li><a href="/y">日本語 リンク</a> text</li></ul></div>')
+    docs = [document(html) for html in (PAGE, f"<html><body>{links}{ARTICLE}{NAV}{links}{FOOT}</body></html>")]
+    for corpus in ("dragnet", "modern"):
+        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+            docs.append(run_page(Page(path.read_bytes(), path.name), Config(), "json").products["structure"])
+    for i, doc in enumerate(docs):
+        body = doc.blocks[0].source.getroottree().getroot().find(features._NS + "body")
+        sources = [b.source for b in doc.blocks]
+        for some in (sources, sources[::2], sources[:1], [None, *sources]):
+            in_c = count(some, body)
+            in_python = features._python_link_letters(some, body)
+            assert in_c == in_python and list(in_c) == list(in_python)
+        assert i > 1 or len(count(sources, body)) >= 3
+
+

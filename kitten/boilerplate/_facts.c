@@ -1,19 +1,19 @@
 /* The per-block text facts of the boilerplate gate's features, in C.
  *
- * text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum,
+ * text_facts(raw, strip) -> (text, lower, tokens, stripped, alpha, digits, upper, alnum,
  *                            upper_initial, all_upper, with_digit, words, sentences)
  *
  * The same values as kitten/boilerplate/features.py's Python fallback
  * (``_python_text_facts``), operation for operation:
- *   toks     raw.split()
- *   text     " ".join(toks)
+ *   tokens   len(raw.split())
+ *   text     " ".join(raw.split()) (made in one pass, without the tokens' strings)
  *   lower    text.lower()
  *   stripped [t.strip(strip) for t in lower.split()]
  *   alpha, digits, upper, alnum: the characters of text for which str.isalpha,
  *            str.isdigit, str.isupper, str.isalnum is true
  *   upper_initial, all_upper, with_digit: the tokens whose first character is
  *            upper-case, that are upper-case (str.isupper), that hold a digit
- *   words    len(toks) + unspaced // 2 (unspaced: the characters of the ranges of
+ *   words    tokens + unspaced // 2 (unspaced: the characters of the ranges of
  *            _UNSPACED, scripts written without spaces)
  *   sentences  0 without words, else max(1, text.count(". ") + text.count("! ")
  *            + text.count("? ") + (text[-1] in ".!?") + the full stops of _FULL_STOPS
@@ -36,6 +36,15 @@
  * ``weights``, ``out``: C-contiguous float64 buffers of as many columns; ``out`` has a
  * row per block.
  *
+ * forward_backward(u, t, out): each block's marginal probability of each label
+ * (``Scorer.marginals`` in crf.py, whose numpy prefix scans it replaces): ``u`` the
+ * blocks' state potentials (blocks x labels, exp of the scores less each row's
+ * largest), ``t`` the transition potentials (labels x labels); the forward and backward
+ * vectors computed block after block, each divided by its largest entry (a vector is
+ * needed only up to its scale), then out[i] = alpha[i] * beta[i] divided by its sum.
+ * The same probabilities as the scans to about 1e-15 (another order of the same
+ * products). ``u``, ``t``, ``out``: C-contiguous float64 buffers.
+ *
  * contexts(sources, body, marks, td_tags, div_tags, empty) -> list: the context of
  * each source element (``empty`` for None), each element's computed once from its
  * parent's, as ``_python_contexts`` in features.py (the Python fallback it replaces,
@@ -43,29 +52,22 @@
  * the frozensets ``_TD`` and ``_DIVS``, ``empty`` the context ``_NO_CONTEXT`` of an
  * element outside ``body`` (and of ``body`` itself).
  *
- * link_letters(sources, body, a_tag) -> dict: the letters and digits (str.isalnum) of
- * the text of each link of ``body`` (``a_tag`` elements with an ``href`` or an
- * ``onclick``) added up per nearest ancestor-or-self in ``sources``, as
- * ``_python_link_letters`` in features.py (the Python fallback it replaces, step for
- * step).
+ * (The blocks' link letters are counted on lxml's tree itself: ``block_link_letters`` of
+ * kitten/_links.c.)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-static PyObject *SPACE;  /* " " */
-
-/* str.isupper of a whole string (unicode_isupper_impl of CPython) */
+/* str.isupper of the characters [start, end) of a string's ``data`` of ``kind``
+   (unicode_isupper_impl of CPython) */
 static int
-is_upper(PyObject *s)
+is_upper(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
 {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    int kind = PyUnicode_KIND(s);
-    const void *data = PyUnicode_DATA(s);
-    if (n == 1)
-        return Py_UNICODE_ISUPPER(PyUnicode_READ(kind, data, 0)) != 0;
+    if (end - start == 1)
+        return Py_UNICODE_ISUPPER(PyUnicode_READ(kind, data, start)) != 0;
     int cased = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = start; i < end; i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
         if (Py_UNICODE_ISLOWER(ch) || Py_UNICODE_ISTITLE(ch))
             return 0;
@@ -75,16 +77,62 @@ is_upper(PyObject *s)
     return cased;
 }
 
+/* does [start, end) of a string's ``data`` of ``kind`` hold a str.isdigit character? */
 static int
-has_digit(PyObject *s)
+has_digit(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
 {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    int kind = PyUnicode_KIND(s);
-    const void *data = PyUnicode_DATA(s);
-    for (Py_ssize_t i = 0; i < n; i++)
+    for (Py_ssize_t i = start; i < end; i++)
         if (Py_UNICODE_ISDIGIT(PyUnicode_READ(kind, data, i)))
             return 1;
     return 0;
+}
+
+/* " ".join(s.split()) (``s`` itself when that is the same text), and into ``n_toks``
+   the number of tokens: two passes, the first finding the result's length and largest
+   character (a string is made in the smallest kind that holds its characters) */
+static PyObject *
+collapsed(PyObject *s, Py_ssize_t *n_toks)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s), kept = 0, toks = 0, spaces = 0;
+    int kind = PyUnicode_KIND(s), in_token = 0;
+    const void *data = PyUnicode_DATA(s);
+    Py_UCS4 maxchar = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (Py_UNICODE_ISSPACE(ch)) {
+            spaces += ch == ' ';
+            in_token = 0;
+            continue;
+        }
+        toks += !in_token;
+        in_token = 1;
+        kept++;
+        if (ch > maxchar)
+            maxchar = ch;
+    }
+    *n_toks = toks;
+    Py_ssize_t size = kept + (toks ? toks - 1 : 0);
+    if (size == n && spaces == n - kept)  /* single spaces between tokens only */
+        return Py_NewRef(s);
+    PyObject *out = PyUnicode_New(size, toks > 1 && maxchar < ' ' ? ' ' : maxchar);
+    if (out == NULL)
+        return NULL;
+    int okind = PyUnicode_KIND(out);
+    void *odata = PyUnicode_DATA(out);
+    Py_ssize_t j = 0;
+    in_token = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (Py_UNICODE_ISSPACE(ch)) {
+            in_token = 0;
+            continue;
+        }
+        if (!in_token && j > 0)
+            PyUnicode_WRITE(okind, odata, j++, ' ');
+        in_token = 1;
+        PyUnicode_WRITE(okind, odata, j++, ch);
+    }
+    return out;
 }
 
 static int
@@ -145,11 +193,9 @@ text_facts(PyObject *self, PyObject *args)
     PyObject *raw, *chars;
     if (!PyArg_ParseTuple(args, "UU", &raw, &chars))
         return NULL;
-    PyObject *toks = NULL, *text = NULL, *lower = NULL, *stripped = NULL;
-    toks = PyUnicode_Split(raw, NULL, -1);
-    if (toks == NULL)
-        goto error;
-    text = PyUnicode_Join(SPACE, toks);
+    PyObject *text = NULL, *lower = NULL, *stripped = NULL;
+    Py_ssize_t n_toks;
+    text = collapsed(raw, &n_toks);
     if (text == NULL)
         goto error;
     lower = PyObject_CallMethod(text, "lower", NULL);
@@ -183,28 +229,32 @@ text_facts(PyObject *self, PyObject *args)
         unspaced += is_unspaced(ch);
         full_stops += ch == 0x3002 || ch == 0xFF01 || ch == 0xFF1F || ch == 0xFF61;
     }
-    Py_ssize_t words = PyList_GET_SIZE(toks) + unspaced / 2, sentences = 0;
+    Py_ssize_t words = n_toks + unspaced / 2, sentences = 0;
     if (words) {
         Py_UCS4 last = PyUnicode_READ(kind, data, n - 1);
         sentences = stops + (unspaced ? full_stops : 0) + (last == '.' || last == '!' || last == '?');
         if (sentences < 1)
             sentences = 1;
     }
+    /* the tokens of text: separated by single spaces */
     Py_ssize_t upper_initial = 0, all_upper = 0, with_digit = 0;
-    Py_ssize_t n_toks = PyList_GET_SIZE(toks);
-    for (Py_ssize_t k = 0; k < n_toks; k++) {
-        PyObject *t = PyList_GET_ITEM(toks, k);
-        if (upper) {
-            upper_initial += Py_UNICODE_ISUPPER(PyUnicode_READ_CHAR(t, 0)) != 0;
-            all_upper += is_upper(t);
+    if (upper || digits) {
+        for (Py_ssize_t start = 0; start < n;) {
+            Py_ssize_t end = start;
+            while (end < n && PyUnicode_READ(kind, data, end) != ' ')
+                end++;
+            if (upper) {
+                upper_initial += Py_UNICODE_ISUPPER(PyUnicode_READ(kind, data, start)) != 0;
+                all_upper += is_upper(kind, data, start, end);
+            }
+            if (digits)
+                with_digit += has_digit(kind, data, start, end);
+            start = end + 1;
         }
-        if (digits)
-            with_digit += has_digit(t);
     }
-    return Py_BuildValue("(NNNNnnnnnnnnn)", text, lower, toks, stripped, alpha, digits, upper, alnum,
+    return Py_BuildValue("(NNnNnnnnnnnnn)", text, lower, n_toks, stripped, alpha, digits, upper, alnum,
                          upper_initial, all_upper, with_digit, words, sentences);
 error:
-    Py_XDECREF(toks);
     Py_XDECREF(text);
     Py_XDECREF(lower);
     Py_XDECREF(stripped);
@@ -254,8 +304,8 @@ doubles(PyObject *seq, Py_ssize_t *n)
 }
 
 /* the attributes of a block's facts the content family reads */
-enum { A_TEXT, A_ALPHA, A_DIGITS, A_UPPER, A_WORDS, A_TOKS, A_COUNTS, A_STRIPPED, A_SENTENCES, N_ATTRS };
-static const char *ATTR_NAMES[N_ATTRS] = {"text", "alpha", "digits", "upper", "words", "toks", "token_counts",
+enum { A_TEXT, A_ALPHA, A_DIGITS, A_UPPER, A_WORDS, A_TOKENS, A_COUNTS, A_STRIPPED, A_SENTENCES, N_ATTRS };
+static const char *ATTR_NAMES[N_ATTRS] = {"text", "alpha", "digits", "upper", "words", "tokens", "token_counts",
                                           "stripped", "sentences"};
 static PyObject *ATTRS[N_ATTRS];
 /* begin.upper, begin.lower, begin.digit, begin.other, end.stop, end.colon, end.other */
@@ -286,7 +336,7 @@ content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, cons
             goto done;
     }
     PyObject *text = v[A_TEXT];
-    if (!PyUnicode_Check(text) || !PyList_Check(v[A_TOKS]) || !PyList_Check(v[A_STRIPPED])
+    if (!PyUnicode_Check(text) || !PyList_Check(v[A_STRIPPED])
             || !PyTuple_Check(v[A_COUNTS]) || PyTuple_GET_SIZE(v[A_COUNTS]) != 3) {
         PyErr_SetString(PyExc_TypeError, "unexpected block facts");
         goto done;
@@ -311,7 +361,9 @@ content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, cons
             || add(out, bucket_name(names[N_CHARS], C, nC, (double)n)) < 0
             || add(out, bucket_name(names[N_TOKENS], C, nC, (double)words)) < 0)
         goto done;
-    Py_ssize_t nt = PyList_GET_SIZE(v[A_TOKS]);
+    Py_ssize_t nt = PyLong_AsSsize_t(v[A_TOKENS]);
+    if (nt == -1 && PyErr_Occurred())
+        goto done;
     if (nt) {
         long ui = PyLong_AsLong(PyTuple_GET_ITEM(v[A_COUNTS], 0));
         long au = PyLong_AsLong(PyTuple_GET_ITEM(v[A_COUNTS], 1));
@@ -523,6 +575,93 @@ done:
     return result;
 }
 
+/* ``v[0..n)`` divided by its largest entry (left as it is when that is not positive) */
+static void
+rescale(double *v, Py_ssize_t n)
+{
+    double mx = 0.;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (v[k] > mx)
+            mx = v[k];
+    if (mx > 0.)
+        for (Py_ssize_t k = 0; k < n; k++)
+            v[k] /= mx;
+}
+
+static PyObject *
+forward_backward(PyObject *self, PyObject *args)
+{
+    PyObject *u_obj, *t_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &u_obj, &t_obj, &out_obj))
+        return NULL;
+    Py_buffer uv, tv, ov;
+    if (matrix(u_obj, &uv, 0) < 0)
+        return NULL;
+    if (matrix(t_obj, &tv, 0) < 0) {
+        PyBuffer_Release(&uv);
+        return NULL;
+    }
+    if (matrix(out_obj, &ov, 1) < 0) {
+        PyBuffer_Release(&uv);
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    Py_ssize_t m = uv.shape[0], n = uv.shape[1];
+    const double *u = uv.buf, *t = tv.buf;
+    double *p = ov.buf, *beta = NULL;
+    PyObject *result = NULL;
+    if (tv.shape[0] != n || tv.shape[1] != n || ov.shape[0] != m || ov.shape[1] != n) {
+        PyErr_SetString(PyExc_ValueError, "u and out must be blocks x labels, t labels x labels");
+        goto done;
+    }
+    if (m == 0 || n == 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if ((beta = PyMem_New(double, m * n)) == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* forward, into out: alpha[i][b] = sum_a alpha[i - 1][a] t[a][b] u[i][b] */
+    memcpy(p, u, n * sizeof(double));
+    rescale(p, n);
+    for (Py_ssize_t i = 1; i < m; i++) {
+        for (Py_ssize_t b = 0; b < n; b++) {
+            double s = 0.;
+            for (Py_ssize_t a = 0; a < n; a++)
+                s += p[(i - 1) * n + a] * t[a * n + b];
+            p[i * n + b] = s * u[i * n + b];
+        }
+        rescale(p + i * n, n);
+    }
+    /* backward: beta[i][a] = sum_b t[a][b] u[i + 1][b] beta[i + 1][b] */
+    for (Py_ssize_t b = 0; b < n; b++)
+        beta[(m - 1) * n + b] = 1.;
+    for (Py_ssize_t i = m - 2; i >= 0; i--) {
+        for (Py_ssize_t a = 0; a < n; a++) {
+            double s = 0.;
+            for (Py_ssize_t b = 0; b < n; b++)
+                s += t[a * n + b] * u[(i + 1) * n + b] * beta[(i + 1) * n + b];
+            beta[i * n + a] = s;
+        }
+        rescale(beta + i * n, n);
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        double z = 0.;
+        for (Py_ssize_t k = 0; k < n; k++)
+            z += p[i * n + k] *= beta[i * n + k];
+        for (Py_ssize_t k = 0; k < n; k++)
+            p[i * n + k] /= z;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(beta);
+    PyBuffer_Release(&uv);
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&ov);
+    return result;
+}
+
 static PyObject *GETPARENT, *GET, *TAG, *CLASS, *ID;
 
 /* ``t + (x,)``: a new reference */
@@ -704,157 +843,9 @@ error:
     return NULL;
 }
 
-static PyObject *ITER, *ITERTEXT, *HREF, *ONCLICK;
-
-/* the str.isalnum characters of the texts of ``el.itertext()``, or -1 */
-static Py_ssize_t
-text_alnum(PyObject *el)
-{
-    PyObject *texts = PyObject_CallMethodNoArgs(el, ITERTEXT);
-    if (texts == NULL)
-        return -1;
-    PyObject *it = PyObject_GetIter(texts);
-    Py_DECREF(texts);
-    if (it == NULL)
-        return -1;
-    Py_ssize_t n = 0;
-    PyObject *t;
-    while ((t = PyIter_Next(it)) != NULL) {
-        if (!PyUnicode_Check(t)) {
-            Py_DECREF(t);
-            Py_DECREF(it);
-            PyErr_SetString(PyExc_TypeError, "itertext gave a non-string");
-            return -1;
-        }
-        Py_ssize_t len = PyUnicode_GET_LENGTH(t);
-        int kind = PyUnicode_KIND(t);
-        const void *data = PyUnicode_DATA(t);
-        for (Py_ssize_t i = 0; i < len; i++) {
-            Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-            n += ch < 128 ? ((ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'))
-                          : Py_UNICODE_ISALNUM(ch) != 0;
-        }
-        Py_DECREF(t);
-    }
-    Py_DECREF(it);
-    return PyErr_Occurred() ? -1 : n;
-}
-
-/* is ``a`` a link (an ``href`` or an ``onclick``)? -1 on an error */
-static int
-is_link(PyObject *a)
-{
-    PyObject *names[2] = {HREF, ONCLICK};
-    for (int k = 0; k < 2; k++) {
-        PyObject *v = PyObject_CallMethodOneArg(a, GET, names[k]);
-        if (v == NULL)
-            return -1;
-        int found = v != Py_None;
-        Py_DECREF(v);
-        if (found)
-            return 1;
-    }
-    return 0;
-}
-
-/* the source in ``sources`` that ``a`` belongs to (a borrowed reference, None for none;
-   NULL on an error): its nearest ancestor-or-self in ``sources``, each element walked
-   noted in ``owner`` */
-static PyObject *
-link_owner(PyObject *a, PyObject *sources, PyObject *owner)
-{
-    PyObject *walked = PyList_New(0);
-    if (walked == NULL)
-        return NULL;
-    PyObject *found = Py_None, *el = Py_NewRef(a);
-    while (el != Py_None) {
-        PyObject *known = PyDict_GetItemWithError(owner, el);
-        if (known != NULL) {
-            found = known;
-            break;
-        }
-        if (PyErr_Occurred() || PyList_Append(walked, el) < 0)
-            goto error;
-        int in = PySet_Contains(sources, el);
-        if (in < 0)
-            goto error;
-        if (in) {
-            found = el;  /* walked holds it */
-            break;
-        }
-        PyObject *parent = PyObject_CallMethodNoArgs(el, GETPARENT);
-        if (parent == NULL)
-            goto error;
-        Py_SETREF(el, parent);
-    }
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(walked); k++)
-        if (PyDict_SetItem(owner, PyList_GET_ITEM(walked, k), found) < 0)
-            goto error;
-    Py_DECREF(el);
-    Py_DECREF(walked);  /* found: held by owner (or None) */
-    return found;
-error:
-    Py_DECREF(el);
-    Py_DECREF(walked);
-    return NULL;
-}
-
-static PyObject *
-link_letters(PyObject *self, PyObject *args)
-{
-    PyObject *source_list, *body, *a_tag;
-    if (!PyArg_ParseTuple(args, "O!OU", &PyList_Type, &source_list, &body, &a_tag))
-        return NULL;
-    PyObject *sources = NULL, *owner = NULL, *out = NULL, *links = NULL, *it = NULL, *a = NULL;
-    if ((sources = PySet_New(source_list)) == NULL || (owner = PyDict_New()) == NULL || (out = PyDict_New()) == NULL
-            || (links = PyObject_CallMethodOneArg(body, ITER, a_tag)) == NULL || (it = PyObject_GetIter(links)) == NULL)
-        goto error;
-    while ((a = PyIter_Next(it)) != NULL) {
-        int link = is_link(a);
-        if (link < 0)
-            goto error;
-        if (link) {
-            PyObject *found = link_owner(a, sources, owner);
-            if (found == NULL)
-                goto error;
-            if (found != Py_None) {
-                Py_ssize_t n = text_alnum(a);
-                if (n < 0)
-                    goto error;
-                PyObject *before = PyDict_GetItemWithError(out, found);
-                if (before == NULL && PyErr_Occurred())
-                    goto error;
-                Py_ssize_t total = n + (before != NULL ? PyLong_AsSsize_t(before) : 0);
-                PyObject *v = PyLong_FromSsize_t(total);
-                if (v == NULL || PyDict_SetItem(out, found, v) < 0) {
-                    Py_XDECREF(v);
-                    goto error;
-                }
-                Py_DECREF(v);
-            }
-        }
-        Py_CLEAR(a);
-    }
-    if (PyErr_Occurred())
-        goto error;
-    Py_DECREF(it);
-    Py_DECREF(links);
-    Py_DECREF(owner);
-    Py_DECREF(sources);
-    return out;
-error:
-    Py_XDECREF(a);
-    Py_XDECREF(it);
-    Py_XDECREF(links);
-    Py_XDECREF(out);
-    Py_XDECREF(owner);
-    Py_XDECREF(sources);
-    return NULL;
-}
-
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
-     "text_facts(raw, strip) -> (text, lower, toks, stripped, alpha, digits, upper, alnum, "
+     "text_facts(raw, strip) -> (text, lower, tokens, stripped, alpha, digits, upper, alnum, "
      "upper_initial, all_upper, with_digit): see kitten/boilerplate/features.py"},
     {"content", content, METH_VARARGS,
      "content(own, facts, stop, names, ratios, counts, end_stop): the content family up to end.*, "
@@ -862,12 +853,12 @@ static PyMethodDef methods[] = {
     {"feature_sums", feature_sums, METH_VARARGS,
      "feature_sums(own, index, weights, out): each block's sum of its features' weight rows, "
      "as numpy's add.reduceat adds them, see Scorer.sums in kitten/boilerplate/crf.py"},
+    {"forward_backward", forward_backward, METH_VARARGS,
+     "forward_backward(u, t, out): each block's label marginals from its state and the transition "
+     "potentials, see Scorer.marginals in kitten/boilerplate/crf.py"},
     {"contexts", contexts, METH_VARARGS,
      "contexts(sources, body, marks, td_tags, div_tags, empty) -> list: each source element's context, "
      "see _python_contexts in kitten/boilerplate/features.py"},
-    {"link_letters", link_letters, METH_VARARGS,
-     "link_letters(sources, body, a_tag) -> dict: letters inside links per source element, "
-     "see _python_link_letters in kitten/boilerplate/features.py"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -878,15 +869,9 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__facts(void)
 {
-    SPACE = PyUnicode_InternFromString(" ");
-    if (SPACE == NULL)
-        return NULL;
     if ((GETPARENT = PyUnicode_InternFromString("getparent")) == NULL || (GET = PyUnicode_InternFromString("get")) == NULL
             || (TAG = PyUnicode_InternFromString("tag")) == NULL || (CLASS = PyUnicode_InternFromString("class")) == NULL
-            || (ID = PyUnicode_InternFromString("id")) == NULL || (ITER = PyUnicode_InternFromString("iter")) == NULL
-            || (ITERTEXT = PyUnicode_InternFromString("itertext")) == NULL
-            || (HREF = PyUnicode_InternFromString("href")) == NULL
-            || (ONCLICK = PyUnicode_InternFromString("onclick")) == NULL)
+            || (ID = PyUnicode_InternFromString("id")) == NULL)
         return NULL;
     for (int k = 0; k < N_ATTRS; k++)
         if ((ATTRS[k] = PyUnicode_InternFromString(ATTR_NAMES[k])) == NULL)

@@ -18,8 +18,8 @@ from kitten.boilerplate.features import FeatureSettings
 from kitten.resources import classifiers_dir
 
 try:
-    from kitten.boilerplate import _facts  # the feature sums in C (Scorer.sums)
-except ImportError:  # not built: numpy adds the rows
+    from kitten.boilerplate import _facts  # the feature sums and forward-backward in C (Scorer)
+except ImportError:  # not built: numpy adds the rows and scans
     _facts = None
 
 MODEL_NAME = "boilerplate.crfsuite"
@@ -145,28 +145,41 @@ class Scorer:
     def marginals(self, own: list[list[str]]):
         """Each block's probability of each label (blocks x labels, rows summing to 1):
         forward-backward over the same scores (CRFsuite's ``Tagger.marginal``, without
-        building items). The forward and backward products of the per-block matrices
-        are computed as parallel prefix scans (a page's blocks at once, log2(blocks)
-        numpy steps, each product rescaled: a position's vector is needed only up to
-        its scale)."""
+        building items): in C (``_facts.forward_backward``, block after block) when the
+        extension is built, else :func:`_scan_marginals` (numpy), the same probabilities
+        to about 1e-15."""
         np = numpy()
         m = len(own)
         n = len(self.labels)
         if not m:
             return np.zeros((0, n))
         unary = self.unary(own)
-        u = np.exp(unary - unary.max(axis=1, keepdims=True))
+        u = np.ascontiguousarray(np.exp(unary - unary.max(axis=1, keepdims=True)))
         t = np.exp(self.trans - self.trans.max())
-        alpha = u.copy()
-        beta = np.ones_like(u)
-        if m > 1:
-            steps = t[None, :, :] * u[1:, None, :]  # steps[i][a, b]: label a at i, b at i + 1
-            forward = _scan(steps, np, left=False)  # steps[0] ... steps[i]
-            alpha[1:] = np.einsum("a,iab->ib", u[0], forward)
-            backward = _scan(steps[::-1], np, left=True)  # steps[i] ... steps[m - 2]
-            beta[:-1] = backward[::-1].sum(axis=2)
-        p = alpha * beta
-        return p / p.sum(axis=1, keepdims=True)
+        if _facts is not None:
+            out = np.empty_like(u)
+            _facts.forward_backward(u, t, out)
+            return out
+        return _scan_marginals(u, t, np)
+
+
+def _scan_marginals(u, t, np):
+    """The marginals of :meth:`Scorer.marginals` from the blocks' state potentials ``u``
+    (blocks x labels) and the transition potentials ``t`` (labels x labels): the forward
+    and backward products of the per-block matrices computed as parallel prefix scans
+    (a page's blocks at once, log2(blocks) numpy steps, each product rescaled: a
+    position's vector is needed only up to its scale)."""
+    m = len(u)
+    alpha = u.copy()
+    beta = np.ones_like(u)
+    if m > 1:
+        steps = t[None, :, :] * u[1:, None, :]  # steps[i][a, b]: label a at i, b at i + 1
+        forward = _scan(steps, np, left=False)  # steps[0] ... steps[i]
+        alpha[1:] = np.einsum("a,iab->ib", u[0], forward)
+        backward = _scan(steps[::-1], np, left=True)  # steps[i] ... steps[m - 2]
+        beta[:-1] = backward[::-1].sum(axis=2)
+    p = alpha * beta
+    return p / p.sum(axis=1, keepdims=True)
 
 
 def _scan(mats, np, left: bool):

@@ -86,6 +86,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache, partial
 from typing import Callable
 
+from lxml import etree
+
 from kitten.config import FAMILIES
 from kitten.document import BR, Block
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
@@ -353,7 +355,7 @@ class _Facts:
 
     text: str  # white space collapsed to single spaces
     lower: str  # ``text`` lower-cased
-    toks: list  # ``text``'s white-space tokens
+    tokens: int  # ``text``'s white-space tokens
     stripped: list  # ``lower``'s tokens, punctuation (:data:`_STRIP`) stripped: stop-word candidates
     words: int  # :func:`word_count`
     link_letters: int  # letters inside links (at most ``letters``)
@@ -418,12 +420,12 @@ def token_counts(text: str, toks: list[str], upper: int, digits: int) -> tuple[i
 
 
 def text_facts(raw: str) -> tuple:
-    """``(text, lower, toks, stripped, alpha, digits, upper, alnum, upper_initial,
+    """``(text, lower, tokens, stripped, alpha, digits, upper, alnum, upper_initial,
     all_upper, with_digit, words, sentences)`` of a block's text ``raw``: its white-space
-    tokens joined by single spaces, lower-cased; the tokens, and those of ``lower`` with
-    the punctuation of :data:`_STRIP` stripped from their ends (stop-word candidates,
-    empty ones kept); the characters of ``text`` that are letters, digits, upper-case,
-    letters or digits (:func:`char_counts`); the tokens with an upper-case first
+    tokens joined by single spaces, lower-cased; how many tokens, and those of ``lower``
+    with the punctuation of :data:`_STRIP` stripped from their ends (stop-word
+    candidates, empty ones kept); the characters of ``text`` that are letters, digits,
+    upper-case, letters or digits (:func:`char_counts`); the tokens with an upper-case first
     character, upper-case (``str.isupper``), with a digit (:func:`token_counts`); its
     words (:func:`word_count`) and sentences (:func:`_sentences`). In C (``_facts.c``)
     when the extension is built, the same values."""
@@ -435,7 +437,7 @@ def text_facts(raw: str) -> tuple:
     alpha, digits, upper, alnum = char_counts(text)
     unspaced = _unspaced_chars(text) if not text.isascii() else 0
     words = len(toks) + unspaced // 2
-    return (text, lower, toks, list(map(methodcaller("strip", _STRIP), lower.split())), alpha, digits, upper,
+    return (text, lower, len(toks), list(map(methodcaller("strip", _STRIP), lower.split())), alpha, digits, upper,
             alnum, *token_counts(text, toks, upper, digits), words, _sentences(text, words, unspaced))
 
 
@@ -477,14 +479,13 @@ def _below(thresholds: tuple[float, ...]) -> tuple[float, ...]:
 def _link_letters(blocks: list[Block], body) -> dict:
     """Letters and digits inside ``<a href>`` (or ``onclick``) per block source element
     (links assigned to the nearest ancestor-or-self that is a block's source): in C
-    (``_facts.link_letters``) when the extension is built, else
-    :func:`_python_link_letters`, the same counts."""
+    (``kitten._links.block_link_letters``, on lxml's tree itself: :func:`_c_link_letters`)
+    when the extension is built, else :func:`_python_link_letters`, the same counts."""
     if body is None:
         return {}
     sources = [b.source for b in blocks]
-    if _facts is not None:
-        return _facts.link_letters(sources, body, _NS + "a")
-    return _python_link_letters(sources, body)
+    count = _c_link_letters()
+    return count(sources, body) if count is not None else _python_link_letters(sources, body)
 
 
 def _python_link_letters(sources: list, body) -> dict:
@@ -511,6 +512,30 @@ def _python_link_letters(sources: list, body) -> dict:
         if found is not None:
             out[found] = out.get(found, 0) + alnum_count("".join(a.itertext()))
     return out
+
+
+#: a page whose links :func:`_c_link_letters` counts in C and in Python: links with
+#: ``href`` or ``onclick`` (or neither), nested, around comments, CDATA and non-ASCII
+#: text, inside and outside the probe's sources (its ``p`` and ``li``)
+_PROBE = ('<html xmlns="http://www.w3.org/1999/xhtml"><body><a href="/">Top 1</a><div><p>é <a href="/a">'
+          'l\'été <b>2024</b><!--c-->²<a onclick="f()">in</a><![CDATA[x<y]]></a> <a name="n">anchor</a></p>'
+          '<ul><li><a href="/b">日本語 リンク</a> t<span><a href="/c">deep</a></span></li></ul>'
+          '<a href="/d">outside</a></div></body></html>')
+
+
+@lru_cache(maxsize=1)
+def _c_link_letters():
+    """``kitten._links.block_link_letters``, or None when the module is not built (no C
+    compiler or no lxml headers at install) or counts the links of :data:`_PROBE`
+    otherwise than :func:`_python_link_letters` (it reads lxml's element and libxml2's
+    node structs as the headers of its build declare them)."""
+    try:
+        from kitten._links import block_link_letters
+    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
+        return None
+    body = etree.fromstring(_PROBE).find(_NS + "body")
+    sources = list(body.iter(_NS + "p", _NS + "li"))
+    return block_link_letters if block_link_letters(sources, body) == _python_link_letters(sources, body) else None
 
 
 def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSettings(),
@@ -603,8 +628,8 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
 def _block_facts(b: Block, links: dict) -> _Facts:
     """The :class:`_Facts` of ``b`` (``links``: letters inside links per source element,
     :func:`_link_letters`)."""
-    text, lower, toks, stripped, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(b.text())
-    return _Facts(text, lower, toks, stripped, words, min(links.get(b.source, 0), letters), letters, alpha,
+    text, lower, tokens, stripped, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(b.text())
+    return _Facts(text, lower, tokens, stripped, words, min(links.get(b.source, 0), letters), letters, alpha,
                   digits, upper, (ui, au, dg), sentences)
 
 
@@ -700,9 +725,8 @@ def _content_counts(own: list[list[str]], facts: list[_Facts], stop: frozenset[s
                 names["char.upper"][br(Rb, upper / nc) - 1], names["char.punct"][br(Rb, punct / nc) - 1],
                 names["char.space"][br(Rb, space / nc) - 1], names["chars"][br(Cb, len(text)) - 1],
                 names["tokens"][br(Cb, f.words) - 1]]
-        toks = f.toks
-        if toks:
-            nt = len(toks)
+        nt = f.tokens
+        if nt:
             ui, au, dg = f.token_counts
             out += [names["tok.upper-initial"][br(Rb, ui / nt) - 1], names["tok.all-upper"][br(Rb, au / nt) - 1],
                     names["tok.digit"][br(Rb, dg / nt) - 1]]
@@ -850,7 +874,7 @@ def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], c
     at = -1
     if title:
         for i, (b, f) in enumerate(zip(blocks, facts)):
-            if not 2 <= len(f.toks) <= 40:
+            if not 2 <= f.tokens <= 40:
                 continue
             words = _WORD.findall(f.lower)
             if 2 <= len(words) <= 40 and len(set(words)) >= TITLE_SHARE * len(title) \
