@@ -626,50 +626,174 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The code point at *p (UTF-8, not at its end), *p moved past it; 0 for a byte that
+ * starts none (libxml2 stores none), skipped. */
+static int next_char(const unsigned char **p, Py_UCS4 *u) {
+    const unsigned char *q = *p;
+    Py_UCS4 c = *q;
+    if (c < 0x80) { *u = c; *p = q + 1; return 1; }
+    if (c >= 0xF0 && q[1] && q[2] && q[3]) {
+        *u = ((c & 0x07) << 18) | ((q[1] & 0x3F) << 12) | ((q[2] & 0x3F) << 6) | (q[3] & 0x3F); *p = q + 4;
+    } else if (c >= 0xE0 && q[1] && q[2]) {
+        *u = ((c & 0x0F) << 12) | ((q[1] & 0x3F) << 6) | (q[2] & 0x3F); *p = q + 3;
+    } else if (c >= 0xC0 && q[1]) {
+        *u = ((c & 0x1F) << 6) | (q[1] & 0x3F); *p = q + 2;
+    } else { *p = q + 1; return 0; }
+    return 1;
+}
+
 /* Code points of UTF-8 text that are not white space (Python's str.isspace). */
 static Py_ssize_t non_space(const unsigned char *p) {
     Py_ssize_t n = 0;
+    Py_UCS4 u;
     while (*p) {
-        Py_UCS4 c = *p;
-        if (c < 0x80) { p++; n += !Py_UNICODE_ISSPACE(c); continue; }
-        if (c >= 0xF0 && p[1] && p[2] && p[3]) {
-            c = ((c & 0x07) << 18) | ((p[1] & 0x3F) << 12) | ((p[2] & 0x3F) << 6) | (p[3] & 0x3F); p += 4;
-        } else if (c >= 0xE0 && p[1] && p[2]) {
-            c = ((c & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F); p += 3;
-        } else if (c >= 0xC0 && p[1]) {
-            c = ((c & 0x1F) << 6) | (p[1] & 0x3F); p += 2;
-        } else { p++; continue; } /* not UTF-8 (libxml2 stores none) */
-        n += !Py_UNICODE_ISSPACE(c);
+        if (*p < 0x80) { n += !Py_UNICODE_ISSPACE(*p); p++; continue; }
+        if (next_char(&p, &u)) n += !Py_UNICODE_ISSPACE(u);
     }
     return n;
 }
 
+static int is_text(const xmlNode *n) {
+    return n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE;
+}
+
+static int is_xhtml(const xmlNode *n, const char *name) {
+    return n->type == XML_ELEMENT_NODE && n->ns && n->ns->href && strcmp((const char *)n->ns->href, XHTML_NS) == 0 &&
+           strcmp((const char *)n->name, name) == 0;
+}
+
 static int unseen(const xmlNode *n) {
-    return n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&
-           strcmp((const char *)n->ns->href, XHTML_NS) == 0 &&
-           (strcmp((const char *)n->name, "script") == 0 || strcmp((const char *)n->name, "style") == 0);
+    return is_xhtml(n, "script") || is_xhtml(n, "style");
+}
+
+/* The node after c in document order among top's descendants (c's children first when
+ * enter), NULL after the last. */
+static xmlNode *next_node(xmlNode *c, const xmlNode *top, int enter) {
+    if (enter && c->type == XML_ELEMENT_NODE && c->children) return c->children;
+    while (c != top && c->next == NULL) c = c->parent;
+    return c == top ? NULL : c->next;
+}
+
+/* The element of an lxml proxy (NULL with an exception set). */
+static xmlNode *node_of(PyObject *arg) {
+    struct LxmlElement *el = rootNodeOrRaise(arg);
+    if (!el) return NULL;
+    xmlNode *node = el->_c_node;
+    Py_DECREF(el);
+    return node;
+}
+
+/* Non-space code points of the text nodes under top (all of them as lxml's itertext(),
+ * or, visible_only, those outside script and style). */
+static Py_ssize_t letters(xmlNode *top, int visible_only) {
+    Py_ssize_t n = 0;
+    if (visible_only && unseen(top)) return 0;
+    for (xmlNode *c = top->children; c; c = next_node(c, top, !visible_only || !unseen(c)))
+        if (is_text(c) && c->content) n += non_space(c->content);
+    return n;
 }
 
 /* structure._letters: the characters a reader sees in an element (its text nodes outside
  * script and style, white space left out). */
 static PyObject *visible_letters(PyObject *self, PyObject *arg) {
-    struct LxmlElement *el = rootNodeOrRaise(arg);
-    if (!el) return NULL;
-    xmlNode *top = el->_c_node;
-    Py_DECREF(el);
-    Py_ssize_t n = 0;
-    if (unseen(top)) return PyLong_FromSsize_t(0);
-    for (xmlNode *c = top->children; c;) {
-        if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) n += non_space(c->content);
-        if (c->type == XML_ELEMENT_NODE && c->children && !unseen(c)) { c = c->children; continue; }
-        while (c != top && c->next == NULL) c = c->parent;
-        if (c == top) break;
-        c = c->next;
+    xmlNode *top = node_of(arg);
+    return top ? PyLong_FromSsize_t(letters(top, 1)) : NULL;
+}
+
+/* len(text.strip()) of the text lxml reads from the run of text nodes starting at n. */
+static Py_ssize_t stripped_run(const xmlNode *n) {
+    Py_ssize_t at = 0, first = -1, last = -1;
+    Py_UCS4 u;
+    for (; n && is_text(n); n = n->next) {
+        const unsigned char *p = n->content;
+        while (p && *p) {
+            if (!next_char(&p, &u)) continue;
+            if (!Py_UNICODE_ISSPACE(u)) {
+                if (first < 0) first = at;
+                last = at;
+            }
+            at++;
+        }
     }
-    return PyLong_FromSsize_t(n);
+    return first < 0 ? 0 : last - first + 1;
+}
+
+/* The element after c in document order among top's elements outside script and style
+ * (c's subtree is entered), NULL after the last. */
+static xmlNode *next_visible(xmlNode *c, xmlNode *top) {
+    xmlNode *k = c->children;
+    for (;;) {
+        for (; k; k = k->next)
+            if (k->type == XML_ELEMENT_NODE && !unseen(k)) return k;
+        if (c == top) return NULL;
+        k = c->next;
+        c = c->parent;
+    }
+}
+
+/* structure.navigation_measures: (the letters of the element's links: the sum over its
+ * <a> elements, itself included, of their text's non-space characters; the longest
+ * text outside script and style, stripped, as lxml reads an element's text and the tails
+ * of its children: a run of text nodes). */
+static PyObject *navigation_measures(PyObject *self, PyObject *arg) {
+    xmlNode *top = node_of(arg);
+    if (!top) return NULL;
+    Py_ssize_t links = is_xhtml(top, "a") ? letters(top, 0) : 0, longest = 0;
+    for (xmlNode *c = top->children; c; c = next_node(c, top, 1))
+        if (is_xhtml(c, "a")) links += letters(c, 0);
+    for (xmlNode *e = unseen(top) ? NULL : top; e; e = next_visible(e, top)) {
+        if (e->children && is_text(e->children)) {
+            Py_ssize_t n = stripped_run(e->children);
+            if (n > longest) longest = n;
+        }
+        for (xmlNode *k = e->children; k; k = k->next) {
+            if ((k->type == XML_ELEMENT_NODE || k->type == XML_COMMENT_NODE || k->type == XML_PI_NODE ||
+                 k->type == XML_ENTITY_REF_NODE) && k->next && is_text(k->next)) {
+                Py_ssize_t n = stripped_run(k->next);
+                if (n > longest) longest = n;
+            }
+        }
+    }
+    return Py_BuildValue("(nn)", links, longest);
+}
+
+/* structure._text_start: the first `limit` characters of an element's text (every text
+ * node of its subtree, as lxml's itertext() gives it: script and style text included,
+ * comments' and processing instructions' text not), white space collapsed as
+ * " ".join(text.split()); reads only as far as the limit. */
+static PyObject *text_start(PyObject *self, PyObject *args) {
+    PyObject *arg;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "On", &arg, &limit)) return NULL;
+    xmlNode *top = node_of(arg);
+    if (!top) return NULL;
+    if (limit <= 0) return PyUnicode_New(0, 0);
+    Py_UCS4 small[128], *out = limit <= 128 ? small : PyMem_Malloc(limit * sizeof(Py_UCS4));
+    if (!out) return PyErr_NoMemory();
+    Py_ssize_t n = 0;
+    int space = 0; /* white space seen after the last character written */
+    Py_UCS4 u;
+    for (xmlNode *c = top->children; c && n < limit; c = next_node(c, top, 1)) {
+        const unsigned char *p = is_text(c) ? c->content : NULL;
+        while (p && *p && n < limit) {
+            if (!next_char(&p, &u)) continue;
+            if (Py_UNICODE_ISSPACE(u)) { space = n > 0; continue; }
+            if (space) {
+                out[n++] = ' ';
+                space = 0;
+                if (n == limit) break;
+            }
+            out[n++] = u;
+        }
+    }
+    PyObject *r = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, n);
+    if (out != small) PyMem_Free(out);
+    return r;
 }
 
 static PyMethodDef methods[] = {
+    {"navigation_measures", navigation_measures, METH_O, "the letters of an element's links, its longest text"},
+    {"text_start", text_start, METH_VARARGS, "the start of an element's text, white space collapsed"},
     {"visible_letters", visible_letters, METH_O, "characters a reader sees in an element, white space left out"},
     {"make_tables", make_tables, METH_O, "the walk's name table (a capsule)"},
     {"walk", walk, METH_VARARGS, "the structure step's walk of body"},

@@ -144,9 +144,20 @@ class Abbreviation:
 class Removal:
     """Something the structure step left out, and why (shown in dumps and logs)."""
 
-    locator: str
+    element: Any = field(repr=False)  # the removed element of the XHTML tree
     reason: str  # "menu", "hidden", "form-control", "script" ...
     text: str  # the first characters of what was removed
+    locate: Locators = field(repr=False, compare=False)  # the document's
+
+    @property
+    def locator(self) -> str:
+        """The removed element's locator, computed when asked (a text output shows none,
+        and a page removes hundreds of elements)."""
+        return self.locate(self.element)
+
+    def message(self) -> str:
+        """The log line of the removal (``PageLog.add`` calls it when the log is read)."""
+        return f"{self.locator}: {self.text!r}"
 
 
 @dataclass(slots=True)

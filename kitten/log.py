@@ -1,18 +1,63 @@
 """Per-page event log: every decision and removal a step makes is recorded here."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
+from typing import Callable
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """One logged decision. ``kind`` is a short machine-readable key (e.g. ``encoding``,
-    ``sitemap``, ``fallback``, ``dropped-element``); ``message`` is for people."""
+    ``sitemap``, ``fallback``, ``dropped-element``); ``message`` is for people. Immutable,
+    compared and hashed by its four fields, as a frozen dataclass.
+
+    The message may be given as a function of no arguments that makes it: it is called
+    the first time the message is read (or the event pickled, copied, compared), and the
+    text kept; a removal's message names its element's locator, which most runs never
+    read and which costs more than the rest of the removal."""
+
+    __slots__ = ("step", "kind", "_message", "where")
 
     step: str
     kind: str
-    message: str
-    where: str = ""  # locator of the element concerned, when there is one
+    where: str  # locator of the element concerned, when there is one
+
+    def __init__(self, step: str, kind: str, message: str | Callable[[], str], where: str = "") -> None:
+        init = object.__setattr__
+        init(self, "step", step)
+        init(self, "kind", kind)
+        init(self, "_message", message)
+        init(self, "where", where)
+
+    @property
+    def message(self) -> str:
+        message = self._message
+        if not isinstance(message, str):
+            message = message()
+            object.__setattr__(self, "_message", message)
+        return message
+
+    def __setattr__(self, name: str, value) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _fields(self) -> tuple[str, str, str, str]:
+        return self.step, self.kind, self.message, self.where
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Event(step={!r}, kind={!r}, message={!r}, where={!r})".format(*self._fields())
+
+    def __reduce__(self):
+        return self.__class__, self._fields()
 
     def as_dict(self) -> dict:
         d = {"step": self.step, "kind": self.kind, "message": self.message}
@@ -27,7 +72,8 @@ class PageLog:
 
     events: list[Event] = field(default_factory=list)
 
-    def add(self, step: str, kind: str, message: str, where: str = "") -> None:
+    def add(self, step: str, kind: str, message: str | Callable[[], str], where: str = "") -> None:
+        """Record an event (``message``: its text, or a function making it when first read)."""
         self.events.append(Event(step, kind, message, where))
 
     def kinds(self) -> list[str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 from functools import lru_cache
+from typing import Callable
 
 from lxml import etree
 
@@ -101,7 +102,7 @@ def _alnum(text: str) -> int:
 def _letters(el) -> int:
     """Characters a reader sees in ``el`` (script and style text and white space left out);
     counted in C when ``kitten._structure`` is built (:func:`letters_python` otherwise)."""
-    c = _c_letters()
+    c = _c_reader("visible_letters")
     return c(el) if c is not None else letters_python(el)
 
 
@@ -119,7 +120,14 @@ REMOVAL_TEXT = 80
 
 def _text_start(el, limit: int) -> str:
     """The first ``limit`` characters of ``el``'s text, white space collapsed, without
-    joining all of a big element's text: once the collapsed text read so far is ``limit``
+    joining all of a big element's text; in C when ``kitten._structure`` is built
+    (:func:`text_start_python` otherwise)."""
+    c = _c_reader("text_start")
+    return c(el, limit) if c is not None else text_start_python(el, limit)
+
+
+def text_start_python(el, limit: int) -> str:
+    """:func:`_text_start` in Python: once the collapsed text read so far is ``limit``
     long, what follows cannot change its first ``limit`` characters (it can only extend
     the last word)."""
     parts: list[str] = []
@@ -150,9 +158,21 @@ def _reads_like_navigation(el, letters: int) -> bool:
     """Mostly link text, or only short runs of text (menu items, not paragraphs)."""
     if letters < 30:
         return True
+    c = _c_reader("navigation_measures")
+    if c is not None:
+        links, longest = c(el)
+        return 2 * links >= letters or longest <= 80
     if 2 * sum(_alnum("".join(a.itertext())) for a in el.iter(_NS + "a")) >= letters:
         return True
     return max((len(t.strip()) for t in _visible_text(el)), default=0) <= 80
+
+
+def navigation_measures_python(el) -> tuple[int, int]:
+    """What :func:`_reads_like_navigation` reads of ``el``: the letters of its links (each
+    ``<a>``, ``el`` included, counted with its whole text), and its longest text outside
+    script and style, stripped (``kitten._structure.navigation_measures`` in C)."""
+    links = sum(_alnum("".join(a.itertext())) for a in el.iter(_NS + "a"))
+    return links, max((len(t.strip()) for t in _visible_text(el)), default=0)
 
 
 #: splits an id or class into name tokens: white space, - _ . :, camelCase, digits
@@ -292,7 +312,7 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
     if not declared:  # the detector reads the text just extracted (<q> marks keep the default's)
         doc.lang = detect(blocks_sample(doc.blocks, LANGUAGE_SAMPLE)) or config.default_language
     for r in doc.removals:
-        log.add("structure", f"removed-{r.reason}", f"{r.locator}: {r.text!r}")
+        log.add("structure", f"removed-{r.reason}", r.message)
     for locator, kind, why in doc.removals_kept:
         log.add("structure", kind, f"{locator}: {why}")
     for a in doc.abbreviations:
@@ -442,7 +462,7 @@ class _Walker:
         if reason not in _UNLOGGED:
             text = _text_start(el, REMOVAL_TEXT)
             if text or reason == "menu":
-                self.doc.removals.append(Removal(self.doc.locate(el), reason, text))
+                self.doc.removals.append(Removal(el, reason, text, self.doc.locate))
 
     def _has_quotes(self, el) -> bool:
         """A ``<q>`` whose text the page wrote with its own quotation marks."""
@@ -632,19 +652,31 @@ def block_view(doc: Document) -> list:
             doc.removals, doc.abbreviations, doc.removals_kept]
 
 
-@lru_cache(maxsize=1)
-def _c_letters():
-    """``kitten._structure.visible_letters``, or None when the module is not built or
-    counts the probe page's elements otherwise than :func:`letters_python` (logged)."""
+#: the C functions of ``kitten._structure`` that read an element's text: name -> (the
+#: Python function it stands for, the arguments after the element it is checked with)
+_C_READERS: dict[str, tuple[Callable, tuple[tuple, ...]]] = {
+    "visible_letters": (letters_python, ((),)),
+    "text_start": (text_start_python, ((1,), (5,), (REMOVAL_TEXT,))),
+    "navigation_measures": (navigation_measures_python, ((),)),
+}
+
+
+@lru_cache(maxsize=None)
+def _c_reader(name: str) -> Callable | None:
+    """``kitten._structure.<name>`` (one of :data:`_C_READERS`), or None when the module
+    is not built or answers otherwise than its Python function on an element of the probe
+    page (logged)."""
     try:
-        from kitten._structure import visible_letters
+        from kitten import _structure
     except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
         return None
+    c = getattr(_structure, name)
+    python, arguments = _C_READERS[name]
     root = parse_xhtml(PROBE_PAGE)
-    if any(visible_letters(el) != letters_python(el) for el in root.iter(etree.Element)):
-        logging.getLogger(__name__).warning("kitten._structure counts letters otherwise than Python: not used")
+    if any(c(el, *args) != python(el, *args) for el in root.iter(etree.Element) for args in arguments):
+        logging.getLogger(__name__).warning(f"kitten._structure.{name} answers otherwise than Python: not used")
         return None
-    return visible_letters
+    return c
 
 
 @lru_cache(maxsize=1)

@@ -54,13 +54,27 @@ def test_the_c_walk_makes_the_python_walks_blocks(config: StructureConfig) -> No
     assert blocks > 2000
 
 
-def test_the_c_letters_are_the_pythons() -> None:
-    if structure._c_letters() is None:
+#: an element whose text has what the C readers must read as lxml does: nested links,
+#: script text in a link, tails of comments and scripts, CDATA, processing instructions
+_MADE_UP = (f'<div xmlns="{_NS[1:-1]}"><a href="x"> one <a>two <b>three</b></a><script>s()</script></a>  tail '
+            '<!-- c -->  after a comment   <script>var x = "a long script text, longer than the rest"</script> '
+            'end <p><![CDATA[ cdata ]]>  text <?pi x?> more </p><a/></div>')
+
+
+@pytest.mark.parametrize("name", sorted(structure._C_READERS))
+def test_the_c_readers_are_the_pythons(name: str) -> None:
+    """Each C function reading an element's text answers as its Python function, on every
+    element of real pages and a made-up one."""
+    c = structure._c_reader(name)
+    if c is None:
         pytest.skip("kitten._structure is not built")
+    python, _ = structure._C_READERS[name]
+    arguments = [(1,), (7,), (80,), (1000,)] if name == "text_start" else [()]
     n = 0
-    for body in _bodies(3):
+    for body in [structure.parse_xhtml(_MADE_UP), *_bodies(3)]:
         for el in body.iter(etree.Element):
-            assert structure._letters(el) == structure.letters_python(el), el
+            for args in arguments:
+                assert c(el, *args) == python(el, *args), el
             n += 1
     assert n > 1000
 
@@ -100,4 +114,30 @@ def test_a_removals_text_is_the_start_of_its_collapsed_text() -> None:
         xml = "<div>" + "".join(f"<b>{p}</b>" if rng.random() < 0.5 else p for p in parts) + "</div>"
         el = etree.fromstring(xml)
         for limit in (1, 5, 80):
-            assert structure._text_start(el, limit) == " ".join("".join(el.itertext()).split())[:limit], xml
+            expected = " ".join("".join(el.itertext()).split())[:limit]
+            assert structure.text_start_python(el, limit) == expected, xml
+            assert structure._text_start(el, limit) == expected, xml
+
+
+def test_a_removals_locator_and_log_line_are_made_when_read() -> None:
+    """The locator of a removed element is computed when its removal or log line is read,
+    the same text as computed at once; an event pickles, copies and compares with its
+    message made."""
+    import copy
+    import pickle
+
+    from kitten.log import Event, PageLog
+
+    root = structure.parse_xhtml(structure.PROBE_PAGE)
+    log = PageLog()
+    doc = structure.build_document(root, StructureConfig(), log)
+    menu = next(r for r in doc.removals if r.reason == "menu")
+    assert menu.locator == "/html/body/div/ul"
+    event = next(e for e in log.events if e.kind == "removed-menu")
+    assert event.message == f"/html/body/div/ul: {menu.text!r}"
+    for other in (pickle.loads(pickle.dumps(event)), copy.copy(event)):
+        assert other == event and hash(other) == hash(event) and other.message == event.message
+    deferred = Event("structure", "k", lambda: "made")
+    assert deferred == Event("structure", "k", "made") and repr(deferred).count("made") == 1
+    with pytest.raises(AttributeError):
+        deferred.kind = "other"
