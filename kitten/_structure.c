@@ -142,6 +142,9 @@ typedef struct {
     PyObject *open_quote, *close_quote;
     int img_alt, expand, named; /* named: a menu pattern or consent rules are configured */
     PyObject *hidden_classes;   /* tuple of str: literal substrings */
+    const char **hidden_utf8; Py_ssize_t n_hidden; /* their UTF-8 strings */
+    const char **literals_utf8; Py_ssize_t n_literals; /* those of name_literals */
+    int always_named; /* name_literals is None (or has a string without UTF-8): always ask */
     PyObject *name_literals;    /* tuple of str (a container's names contain one when the
                                    walker's hints may match) or None: always ask */
     /* state */
@@ -331,7 +334,7 @@ static PyObject *original_name(const char *cls, PyObject *local_str, PyObject *o
 /* 0 when a container's id and class certainly name no menu nor consent banner: no
  * ASCII-lower-cased name contains any of the walker's name_literals. */
 static int may_be_named(state *s, const char *id, const char *cls) {
-    if (s->name_literals == Py_None) return 1;
+    if (s->always_named) return 1;
     size_t a = id ? strlen(id) : 0, b = cls ? strlen(cls) : 0;
     char small[512], *joined = a + b + 2 <= sizeof small ? small : PyMem_Malloc(a + b + 2);
     if (!joined) return 1;
@@ -345,23 +348,30 @@ static int may_be_named(state *s, const char *id, const char *cls) {
         if (*p >= 'A' && *p <= 'Z') *p += 32;
     }
     if (!ascii) r = 1; /* Python lower-cases non-ASCII letters: ask it */
-    Py_ssize_t n = PyTuple_GET_SIZE(s->name_literals);
-    for (Py_ssize_t i = 0; !r && i < n; i++) {
-        const char *lit = PyUnicode_AsUTF8(PyTuple_GET_ITEM(s->name_literals, i));
-        if (!lit) { PyErr_Clear(); r = 1; }
-        else if (strstr(joined, lit)) r = 1;
-    }
+    for (Py_ssize_t i = 0; !r && i < s->n_literals; i++)
+        if (strstr(joined, s->literals_utf8[i])) r = 1;
     if (joined != small) PyMem_Free(joined);
     return r;
 }
 
 static int has_hidden_class(state *s, const char *cls) {
-    Py_ssize_t n = PyTuple_GET_SIZE(s->hidden_classes);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const char *h = PyUnicode_AsUTF8(PyTuple_GET_ITEM(s->hidden_classes, i));
-        if (h && *h && strstr(cls, h)) return 1;
-    }
+    for (Py_ssize_t i = 0; i < s->n_hidden; i++)
+        if (*s->hidden_utf8[i] && strstr(cls, s->hidden_utf8[i])) return 1;
     return 0;
+}
+
+/* The UTF-8 strings of a tuple of str in *out, *n of them (kept alive by the tuple; those
+ * that have none, lone surrogates, left out). -1 on error, else how many were left out. */
+static Py_ssize_t utf8_strings(PyObject *tuple, const char ***out, Py_ssize_t *n) {
+    Py_ssize_t size = PyTuple_GET_SIZE(tuple), left_out = 0;
+    *out = PyMem_Malloc((size ? size : 1) * sizeof(char *));
+    if (!*out) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        const char *u = PyUnicode_AsUTF8(PyTuple_GET_ITEM(tuple, i));
+        if (u) (*out)[(*n)++] = u;
+        else { PyErr_Clear(); left_out++; }
+    }
+    return left_out;
 }
 
 /* The local name as structure.py reads it: the name of an XHTML element or of one
@@ -570,7 +580,8 @@ static xmlNode *next_reported(xmlNode *n) {
 static void clear_state(state *s) {
     for (Py_ssize_t i = 0; i < s->n_ctx; i++) Py_XDECREF(s->ctx[i].orig);
     for (Py_ssize_t i = 0; i < s->n_groups; i++) Py_XDECREF(s->groups[i].proxy);
-    PyMem_Free(s->ctx); PyMem_Free(s->groups); PyMem_Free(s->qmarks);
+    PyMem_Free(s->ctx); PyMem_Free(s->groups); PyMem_Free(s->qmarks); PyMem_Free((void *)s->hidden_utf8);
+    PyMem_Free((void *)s->literals_utf8);
     Py_XDECREF(s->block);
     Py_XDECREF(s->blocks);
     Py_XDECREF(s->empty);
@@ -601,7 +612,13 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     Py_INCREF(s.blocks);
     s.empty = PyUnicode_New(0, 0);
     int ok = 0;
-    if (!s.empty) { clear_state(&s); return NULL; }
+    s.always_named = s.name_literals == Py_None;
+    Py_ssize_t left_out = s.always_named ? 0 : utf8_strings(s.name_literals, &s.literals_utf8, &s.n_literals);
+    if (left_out > 0) s.always_named = 1;
+    if (!s.empty || left_out < 0 || utf8_strings(s.hidden_classes, &s.hidden_utf8, &s.n_hidden) < 0) {
+        clear_state(&s);
+        return NULL;
+    }
     xmlNode *n = top;
     int descend = start(&s, n, original_fn);
     while (descend >= 0) {
@@ -658,8 +675,8 @@ static int is_text(const xmlNode *n) {
 }
 
 static int is_xhtml(const xmlNode *n, const char *name) {
-    return n->type == XML_ELEMENT_NODE && n->ns && n->ns->href && strcmp((const char *)n->ns->href, XHTML_NS) == 0 &&
-           strcmp((const char *)n->name, name) == 0;
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0 && n->ns && n->ns->href &&
+           strcmp((const char *)n->ns->href, XHTML_NS) == 0;
 }
 
 static int unseen(const xmlNode *n) {
@@ -684,20 +701,24 @@ static xmlNode *node_of(PyObject *arg) {
 }
 
 /* Non-space code points of the text nodes under top (all of them as lxml's itertext(),
- * or, visible_only, those outside script and style). */
-static Py_ssize_t letters(xmlNode *top, int visible_only) {
+ * or, visible_only, those outside script and style); counted up to limit (when >= 0). */
+static Py_ssize_t letters(xmlNode *top, int visible_only, Py_ssize_t limit) {
     Py_ssize_t n = 0;
     if (visible_only && unseen(top)) return 0;
-    for (xmlNode *c = top->children; c; c = next_node(c, top, !visible_only || !unseen(c)))
+    for (xmlNode *c = top->children; c && (limit < 0 || n < limit); c = next_node(c, top, !visible_only || !unseen(c)))
         if (is_text(c) && c->content) n += non_space(c->content);
-    return n;
+    return limit >= 0 && n > limit ? limit : n;
 }
 
-/* structure._letters: the characters a reader sees in an element (its text nodes outside
- * script and style, white space left out). */
-static PyObject *visible_letters(PyObject *self, PyObject *arg) {
+/* structure._letters(element, limit=-1): the characters a reader sees in an element (its
+ * text nodes outside script and style, white space left out), or limit when there are
+ * more (when limit >= 0; the count stops there). */
+static PyObject *visible_letters(PyObject *self, PyObject *args) {
+    PyObject *arg;
+    Py_ssize_t limit = -1;
+    if (!PyArg_ParseTuple(args, "O|n", &arg, &limit)) return NULL;
     xmlNode *top = node_of(arg);
-    return top ? PyLong_FromSsize_t(letters(top, 1)) : NULL;
+    return top ? PyLong_FromSsize_t(letters(top, 1, limit)) : NULL;
 }
 
 /* len(text.strip()) of the text lxml reads from the run of text nodes starting at n. */
@@ -738,9 +759,9 @@ static xmlNode *next_visible(xmlNode *c, xmlNode *top) {
 static PyObject *navigation_measures(PyObject *self, PyObject *arg) {
     xmlNode *top = node_of(arg);
     if (!top) return NULL;
-    Py_ssize_t links = is_xhtml(top, "a") ? letters(top, 0) : 0, longest = 0;
+    Py_ssize_t links = is_xhtml(top, "a") ? letters(top, 0, -1) : 0, longest = 0;
     for (xmlNode *c = top->children; c; c = next_node(c, top, 1))
-        if (is_xhtml(c, "a")) links += letters(c, 0);
+        if (is_xhtml(c, "a")) links += letters(c, 0, -1);
     for (xmlNode *e = unseen(top) ? NULL : top; e; e = next_visible(e, top)) {
         if (e->children && is_text(e->children)) {
             Py_ssize_t n = stripped_run(e->children);
@@ -794,7 +815,7 @@ static PyObject *text_start(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"navigation_measures", navigation_measures, METH_O, "the letters of an element's links, its longest text"},
     {"text_start", text_start, METH_VARARGS, "the start of an element's text, white space collapsed"},
-    {"visible_letters", visible_letters, METH_O, "characters a reader sees in an element, white space left out"},
+    {"visible_letters", visible_letters, METH_VARARGS, "characters a reader sees in an element, white space left out"},
     {"make_tables", make_tables, METH_O, "the walk's name table (a capsule)"},
     {"walk", walk, METH_VARARGS, "the structure step's walk of body"},
     {NULL, NULL, 0, NULL}};

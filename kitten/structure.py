@@ -99,19 +99,20 @@ def _alnum(text: str) -> int:
     return len("".join(text.split()))
 
 
-def _letters(el) -> int:
-    """Characters a reader sees in ``el`` (script and style text and white space left out);
-    counted in C when ``kitten._structure`` is built (:func:`letters_python` otherwise)."""
+def _letters(el, limit: int = -1) -> int:
+    """Characters a reader sees in ``el`` (script and style text and white space left out),
+    or ``limit`` when there are more (``-1``: no limit; the count stops there); counted in
+    C when ``kitten._structure`` is built (:func:`letters_python` otherwise)."""
     c = _c_reader("visible_letters")
-    return c(el) if c is not None else letters_python(el)
+    return c(el, limit) if c is not None else letters_python(el, limit)
 
 
-def letters_python(el) -> int:
+def letters_python(el, limit: int = -1) -> int:
     """:func:`_letters` in Python."""
     n = _alnum("".join(el.itertext()))
     for hidden in el.iter(*_INVISIBLE_TAGS):
         n -= _alnum("".join(hidden.itertext()))
-    return n
+    return n if limit < 0 else min(n, limit)
 
 
 #: how much of a removed element's text its ``Removal`` shows (characters)
@@ -348,7 +349,9 @@ class _Walker:
         self.config = config
         self.menu = _pattern(tuple(config.remove_containers))
         self.quotes = _QUOTES.get(doc.lang, _DEFAULT_QUOTES)
-        self.body_letters: int | None = None
+        #: the letters of the body as far as counted (:meth:`_within_share`): a number,
+        #: whether it is all of them, whether the count may stop early the next time
+        self.body_letters: tuple[int, bool, bool] = (0, False, True)
         self.hidden_classes, self.hidden_hint = _hidden_rules(tuple(config.hidden_classes))
         self.consent = _consent_rules(rules) if config.remove_consent else None
         # a quick search for any menu pattern or consent name in an element's names, in
@@ -389,9 +392,7 @@ class _Walker:
         if style and "visibility" in style and _INVISIBLE.search(style):
             # pages hide a wrapper until a script has run ("anti-flicker"): a hidden
             # element holding most of the page's text is kept, and logged
-            if self.body_letters is None:
-                self.body_letters = _letters(self.body)
-            if _letters(el) <= self.config.menu_max_share * self.body_letters:
+            if self._within_share(_letters(el)):
                 return "hidden"
             self.doc.removals_kept.append((self.doc.locate(el), "kept-hidden-container",
                                            "visibility:hidden but holds most of the page's text (shown by a script)"))
@@ -419,18 +420,37 @@ class _Walker:
             self.doc.removals_kept.append((self.doc.locate(el), "kept-menu-container",
                                            "matches remove_containers but does not read like navigation"))
             return None
-        if self.body_letters is None:
-            self.body_letters = _letters(self.body)
-        if self.body_letters and inside > share * self.body_letters:
+        if not self._within_share(inside):  # (the body's letters are at least ``inside``)
             self.doc.removals_kept.append((self.doc.locate(el), "kept-menu-container", "matches remove_containers but "
                                            f"holds most of the page's text (over {share:.0%})"))
             return None
         return "menu"
 
-    def _consent(self, el, values: tuple) -> bool:
-        """A cookie or consent banner: a consent name token and a consent phrase."""
+    def _within_share(self, letters: int) -> bool:
+        """``letters <= menu_max_share * (the body's letters)``, the body counted only as
+        far as needed: a menu or a hidden element holds a small share of most pages, and
+        the first count stops at four times as many letters as it needs (those after
+        cannot change the answer); a later element that needs more has the body counted
+        to its end."""
+        share = self.config.menu_max_share
+        while True:
+            known, complete, may_stop = self.body_letters
+            if letters <= share * known:  # the body has at least ``known`` letters
+                return True
+            if complete:
+                return False
+            if may_stop:
+                limit = min(4 * int(letters / share) + 4, 1 << 62)
+                n = _letters(self.body, limit)
+                self.body_letters = (n, n < limit, False)
+            else:
+                self.body_letters = (_letters(self.body), True, False)
+
+    def _consent(self, el, tokens: list[str]) -> bool:
+        """A cookie or consent banner: a consent name token (``tokens``: of its id and
+        class) and a consent phrase."""
         names, phrases, _ = self.consent
-        if not any(t in names for v in values if v for t in name_tokens(v)):
+        if names.isdisjoint(tokens):
             return False
         text = " ".join(_visible_text(el)).lower()
         return _alnum(text) < 3000 and any(p in text for p in phrases)
@@ -449,12 +469,11 @@ class _Walker:
         joined = f"{id_ or ''} {cls or ''}".lower()
         if not (self.menu_hint.search(joined) or (self.consent_hint is not None and self.consent_hint.search(joined))):
             return None
-        if self.consent is not None and self._consent(el, (id_, cls)):
+        tokens = [t for value in (id_, cls) if value for t in name_tokens(value)]
+        if self.consent is not None and self._consent(el, tokens):
             return "consent"
-        if self.menu is not None and orig not in _BANNERS:
-            for value in (id_, cls):
-                if value and any(self.menu.match(t) for t in name_tokens(value)):
-                    return self._menu_or_page(el)
+        if self.menu is not None and orig not in _BANNERS and any(map(self.menu.match, tokens)):
+            return self._menu_or_page(el)
         return None
 
     def _remove(self, el, reason: str) -> None:
@@ -655,7 +674,7 @@ def block_view(doc: Document) -> list:
 #: the C functions of ``kitten._structure`` that read an element's text: name -> (the
 #: Python function it stands for, the arguments after the element it is checked with)
 _C_READERS: dict[str, tuple[Callable, tuple[tuple, ...]]] = {
-    "visible_letters": (letters_python, ((),)),
+    "visible_letters": (letters_python, ((-1,), (0,), (5,), (60,))),
     "text_start": (text_start_python, ((1,), (5,), (REMOVAL_TEXT,))),
     "navigation_measures": (navigation_measures_python, ((),)),
 }

@@ -69,7 +69,7 @@ def test_the_c_readers_are_the_pythons(name: str) -> None:
     if c is None:
         pytest.skip("kitten._structure is not built")
     python, _ = structure._C_READERS[name]
-    arguments = [(1,), (7,), (80,), (1000,)] if name == "text_start" else [()]
+    arguments = [*structure._C_READERS[name][1], ((1000,) if name == "text_start" else ())]
     n = 0
     for body in [structure.parse_xhtml(_MADE_UP), *_bodies(3)]:
         for el in body.iter(etree.Element):
@@ -141,3 +141,18 @@ def test_a_removals_locator_and_log_line_are_made_when_read() -> None:
     assert deferred == Event("structure", "k", "made") and repr(deferred).count("made") == 1
     with pytest.raises(AttributeError):
         deferred.kind = "other"
+
+
+def test_the_share_of_the_bodys_letters_is_read_as_if_counted_in_full() -> None:
+    """``_within_share`` counts the body only as far as needed, with the answers of a full
+    count, whatever the order of the questions."""
+    import random
+
+    rng = random.Random(3)
+    for body in _bodies(1)[:6]:
+        total = structure.letters_python(body)
+        for share in (0.01, 0.3, 0.5, 0.99):
+            walker = structure._Walker(Document(blocks=[], lang="en"), StructureConfig(menu_max_share=share))
+            walker.body = body
+            for letters in [rng.randint(0, total + 10) for _ in range(30)] + [0, total, int(share * total)]:
+                assert walker._within_share(letters) == (letters <= share * total), (share, letters, total)
