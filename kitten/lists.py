@@ -820,7 +820,10 @@ def _log(reading: ListReading, log: PageLog) -> None:
     """One event per removed link item, one per rewritten list."""
     if not (reading.removed or reading.bullets or reading.type in _REWRITES):
         return
-    where = reading.locator
+
+    def where() -> str:  # the list's locator, made when the log is read
+        return reading.locator
+
     for text in reading.removed:
         log.add("lists", LINK_ITEM_REMOVED, text, where=where)
     if reading.bullets:

@@ -10,31 +10,41 @@ class Event:
     ``sitemap``, ``fallback``, ``dropped-element``); ``message`` is for people. Immutable,
     compared and hashed by its four fields, as a frozen dataclass.
 
-    The message may be given as a function of no arguments that makes it: it is called
-    the first time the message is read (or the event pickled, copied, compared), and the
-    text kept; a removal's message names its element's locator, which most runs never
-    read and which costs more than the rest of the removal."""
+    The message and the locator may be given as functions of no arguments that make
+    them: each is called the first time it is read (or the event pickled, copied,
+    compared), and the text kept; a removal's message and a list's locator name elements
+    by their locators, which most runs never read and which cost more than the rest of
+    the event."""
 
-    __slots__ = ("step", "kind", "_message", "where")
+    __slots__ = ("step", "kind", "_message", "_where")
 
     step: str
     kind: str
-    where: str  # locator of the element concerned, when there is one
 
-    def __init__(self, step: str, kind: str, message: str | Callable[[], str], where: str = "") -> None:
+    def __init__(self, step: str, kind: str, message: str | Callable[[], str],
+                 where: str | Callable[[], str] = "") -> None:
         init = object.__setattr__
         init(self, "step", step)
         init(self, "kind", kind)
         init(self, "_message", message)
-        init(self, "where", where)
+        init(self, "_where", where)
+
+    def _made(self, slot: str) -> str:
+        """The text of ``slot``, made (and kept) if it is a function."""
+        value = object.__getattribute__(self, slot)
+        if not isinstance(value, str):
+            value = value()
+            object.__setattr__(self, slot, value)
+        return value
 
     @property
     def message(self) -> str:
-        message = self._message
-        if not isinstance(message, str):
-            message = message()
-            object.__setattr__(self, "_message", message)
-        return message
+        return self._made("_message")
+
+    @property
+    def where(self) -> str:
+        """The locator of the element concerned, when there is one."""
+        return self._made("_where")
 
     def __setattr__(self, name: str, value) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -72,8 +82,9 @@ class PageLog:
 
     events: list[Event] = field(default_factory=list)
 
-    def add(self, step: str, kind: str, message: str | Callable[[], str], where: str = "") -> None:
-        """Record an event (``message``: its text, or a function making it when first read)."""
+    def add(self, step: str, kind: str, message: str | Callable[[], str], where: str | Callable[[], str] = "") -> None:
+        """Record an event (``message``, ``where``: texts, or functions making them when
+        first read)."""
         self.events.append(Event(step, kind, message, where))
 
     def kinds(self) -> list[str]:

@@ -137,8 +137,9 @@ def test_a_removals_locator_and_log_line_are_made_when_read() -> None:
     assert event.message == f"/html/body/div/ul: {menu.text!r}"
     for other in (pickle.loads(pickle.dumps(event)), copy.copy(event)):
         assert other == event and hash(other) == hash(event) and other.message == event.message
-    deferred = Event("structure", "k", lambda: "made")
-    assert deferred == Event("structure", "k", "made") and repr(deferred).count("made") == 1
+    deferred = Event("structure", "k", lambda: "made", lambda: "/html/body")
+    assert deferred == Event("structure", "k", "made", "/html/body") and repr(deferred).count("made") == 1
+    assert deferred.as_dict() == {"step": "structure", "kind": "k", "message": "made", "where": "/html/body"}
     with pytest.raises(AttributeError):
         deferred.kind = "other"
 
