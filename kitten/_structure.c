@@ -14,6 +14,8 @@
  *       walker (hooks: a tuple of its bound methods and values, see structure.py): an
  *       element's display, whether it is hidden, a named container (menu, consent
  *       banner), a removal to record, a <q>'s marks, an abbreviation's expansion.
+ *       The JSON-LD scripts of the elements left out (every script is) are appended to
+ *       walker.json_ld, in document order.
  *
  * The tree is read through libxml2's node structures (lxml's headers) and lxml's public
  * C API (elementFactory for the element proxies, textOf/tailOf for an element's text
@@ -145,6 +147,7 @@ typedef struct {
     const char **hidden_utf8; Py_ssize_t n_hidden; /* their UTF-8 strings */
     const char **literals_utf8; Py_ssize_t n_literals; /* those of name_literals */
     int always_named; /* name_literals is None (or has a string without UTF-8): always ask */
+    PyObject *json_ld;  /* walker.json_ld: the JSON-LD scripts of the elements left out */
     PyObject *name_literals;    /* tuple of str (a container's names contain one when the
                                    walker's hints may match) or None: always ask */
     /* state */
@@ -424,6 +427,29 @@ static int ask(state *s, PyObject *hook, xmlNode *node, PyObject **el, PyObject 
     return 0;
 }
 
+static int is_xhtml(const xmlNode *n, const char *name);
+static xmlNode *next_node(xmlNode *c, const xmlNode *top, int enter);
+
+/* Appends the JSON-LD scripts of an element left out, itself included, to s->json_ld
+ * (metadata.json_ld_scripts). -1 on error. */
+static int add_json_ld(state *s, xmlNode *top) {
+    for (xmlNode *c = top; c; c = c == top ? top->children : next_node(c, top, 1)) {
+        if (!is_xhtml(c, "script")) continue;
+        PyObject *keep = NULL;
+        const char *type = attribute(c, "type", &keep);
+        int r = 0;
+        if (type && strstr(type, "ld+json")) {
+            PyObject *el = proxy(s, c);
+            r = el ? PyList_Append(s->json_ld, el) : -1;
+            Py_XDECREF(el);
+        }
+        Py_XDECREF(keep);
+        if (r < 0) return -1;
+        if (c == top) break; /* a script holds no element */
+    }
+    return 0;
+}
+
 /* The start of an element: 1 to walk its children, 0 to skip them, -1 on error. */
 static int start(state *s, xmlNode *node, PyObject *original_fn) {
     Py_ssize_t group = s->n_groups - 1;
@@ -475,6 +501,7 @@ static int start(state *s, xmlNode *node, PyObject *original_fn) {
         Py_XDECREF(keep_id);
     }
     if (reason) {
+        if (add_json_ld(s, node) < 0) goto done;
         if (!unlogged) {
             if (!el) el = proxy(s, node);
             if (!el) goto done;
@@ -594,10 +621,11 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOO!", &capsule, &original_fn, &body, &PyTuple_Type, &hooks)) return NULL;
     s.t = PyCapsule_GetPointer(capsule, "kitten.structure.tables");
     if (!s.t) return NULL;
-    if (!PyArg_ParseTuple(hooks, "OOOOOOOOOOOOOOpppO!O", &s.blocks, &s.display, &s.hidden, &s.container,
+    if (!PyArg_ParseTuple(hooks, "OOOOOOOOOOOOOOpppO!OO!", &s.blocks, &s.display, &s.hidden, &s.container,
                           &s.remove, &s.quoted, &s.abbreviation, &s.block_type, &s.alt_type, &s.br,
                           &s.ignorable_search, &s.ignorable_sub, &s.open_quote, &s.close_quote,
-                          &s.img_alt, &s.expand, &s.named, &PyTuple_Type, &s.hidden_classes, &s.name_literals))
+                          &s.img_alt, &s.expand, &s.named, &PyTuple_Type, &s.hidden_classes, &s.name_literals,
+                          &PyList_Type, &s.json_ld))
         return NULL;
     if (s.name_literals != Py_None && !PyTuple_Check(s.name_literals)) {
         PyErr_SetString(PyExc_TypeError, "walk: name_literals must be a tuple or None");

@@ -27,7 +27,7 @@ from lxml import etree
 from kitten.config import StructureConfig
 from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Removal
 from kitten.language import blocks_sample, detect
-from kitten.metadata import page_metadata
+from kitten.metadata import json_ld_scripts, page_metadata
 from kitten.log import PageLog
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.resources import lines
@@ -306,10 +306,14 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
         if t is not None and t.text:
             title = " ".join(t.text.split())
     body = root.find(_NS + "body")
-    doc = Document(blocks=[], lang=declared or config.default_language, title=title,
-                   metadata=page_metadata(root))
+    doc = Document(blocks=[], lang=declared or config.default_language, title=title)
+    walker = _Walker(doc, config, rules)
     if body is not None:
-        _Walker(doc, config, rules).walk(body)
+        walker.walk(body)
+    # the JSON-LD scripts in document order: the walk found those of the body
+    scripts = [script for child in root if isinstance(child.tag, str)
+               for script in (walker.json_ld if child is body else json_ld_scripts(child))]
+    doc.metadata = page_metadata(root, scripts)
     if not declared:  # the detector reads the text just extracted (<q> marks keep the default's)
         doc.lang = detect(blocks_sample(doc.blocks, LANGUAGE_SAMPLE)) or config.default_language
     for r in doc.removals:
@@ -366,6 +370,9 @@ class _Walker:
         self.name_literals = _name_literals(tuple(config.remove_containers), self.consent)
         self.expanded: set[tuple[str, str]] = set()  # (text, title) already expanded in the page
         self.body = None  # the body element being walked
+        #: the JSON-LD scripts of the walked tree, in document order (in the elements the
+        #: walk leaves out: every script is)
+        self.json_ld: list = []
 
     def _abbreviation(self, tag: str, el) -> Abbreviation | None:
         """What to do with an ``<abbr>``/``<acronym>``: expand its title at its first
@@ -574,6 +581,7 @@ class _Walker:
                     if (cls or id_) and self.named:
                         reason = self._named_container(el, orig, id_, cls)
                 if reason is not None:
+                    self.json_ld.extend(json_ld_scripts(el))
                     self._remove(el, reason)
                     contexts.append((False, el, "block", orig, group[-1], True, local))
                     walker.skip_subtree()
@@ -647,7 +655,9 @@ title="World Health Organization">WHO</abbr>, <abbr title="World Health Organiza
 <abbr title="2020-01-01">then</abbr>.<br/>Next line<!-- c --> tail <img alt=" pic " src="a"/></p>
 <span style="display: block">spanned</span><div style="display:none">gone</div><span
 style="visibility:hidden">unseen</span><span class="sortkey">key</span><script>x()</script>
-<ul id="mainMenu"><li><a href="/">Home</a></li><li><a href="/b">About</a></li></ul>
+<ul id="mainMenu"><li><a href="/">Home</a></li><li><a href="/b">About</a><script
+type="application/ld+json">{{"@type": "WebPage"}}</script></li></ul><script type="application/ld+json"
+>{{"@type": "NewsArticle", "author": "A"}}</script>
 <div class="cookie-banner">We use cookies. Accept all cookies to continue.</div>
 <table><tr><td>cell <span class="kitten-nav">n</span></td><th>h​</th></tr></table>
 <dl><dt>term</dt><dd>def</dd></dl><pre>a
@@ -661,14 +671,16 @@ def _hooks(walker: _Walker) -> tuple:
     return (walker.doc.blocks, walker._display, walker._hidden, walker._named_container, walker._remove,
             walker._has_quotes, walker._expansion, Block, AltText, BR, IGNORABLE.search, IGNORABLE.sub,
             walker.quotes[0], walker.quotes[1], config.img_alt, config.expand_abbreviations, walker.named,
-            tuple(config.hidden_classes), walker.name_literals)
+            tuple(config.hidden_classes), walker.name_literals, walker.json_ld)
 
 
-def block_view(doc: Document) -> list:
+def block_view(walker: _Walker) -> list:
     """What the two walks must agree on: each block's kind, name, element, inlines (with
-    their types) and group; the removals, abbreviations and kept containers."""
+    their types) and group; the removals, abbreviations and kept containers; the JSON-LD
+    scripts found."""
+    doc = walker.doc
     return [[(b.kind, b.tag, b.source, [(type(x).__name__, x) for x in b.inlines], b.group) for b in doc.blocks],
-            doc.removals, doc.abbreviations, doc.removals_kept]
+            doc.removals, doc.abbreviations, doc.removals_kept, walker.json_ld]
 
 
 #: the C functions of ``kitten._structure`` that read an element's text: name -> (the
@@ -722,7 +734,7 @@ def _c_walker():
         else:
             walker.body = body
             _structure.walk(tables, _original, body, _hooks(walker))
-        views.append(block_view(doc))
+        views.append(block_view(walker))
     if views[0] != views[1]:
         logging.getLogger(__name__).warning("kitten._structure walks the probe page otherwise than Python: "
                                             "not used")

@@ -33,7 +33,7 @@ def _walked(body, config: StructureConfig, python: bool) -> list:
     doc = Document(blocks=[], lang="en")
     walker = structure._Walker(doc, config)
     (walker.walk_python if python else walker.walk)(body)
-    return structure.block_view(doc)
+    return structure.block_view(walker)
 
 
 @pytest.mark.parametrize("config", [StructureConfig(), StructureConfig(
@@ -157,3 +157,23 @@ def test_the_share_of_the_bodys_letters_is_read_as_if_counted_in_full() -> None:
             walker.body = body
             for letters in [rng.randint(0, total + 10) for _ in range(30)] + [0, total, int(share * total)]:
                 assert walker._within_share(letters) == (letters <= share * total), (share, letters, total)
+
+
+def test_the_walks_find_every_json_ld_script_of_the_body() -> None:
+    """The scripts the walks (C and Python) collect in the elements they leave out are
+    those a search of the whole body finds, so that the page's metadata is read without
+    that search."""
+    from kitten.log import PageLog
+    from kitten.metadata import json_ld_scripts, page_metadata
+
+    found = 0
+    for body in _bodies(60):
+        expected = list(json_ld_scripts(body))
+        for python in (True, False):
+            walker = structure._Walker(Document(blocks=[], lang="en"), StructureConfig())
+            (walker.walk_python if python else walker.walk)(body)
+            assert walker.json_ld == expected
+        root = body.getparent()
+        assert structure.build_document(root, StructureConfig(), PageLog()).metadata == page_metadata(root)
+        found += len(expected)
+    assert found >= 4  # the probe page has two, real pages the others
