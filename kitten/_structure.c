@@ -148,6 +148,9 @@ typedef struct {
     const char **literals_utf8; Py_ssize_t n_literals; /* those of name_literals */
     int always_named; /* name_literals is None (or has a string without UTF-8): always ask */
     PyObject *json_ld;  /* walker.json_ld: the JSON-LD scripts of the elements left out */
+    /* IGNORABLE's characters as ranges (first[i] .. last[i]), when known (n_ignorable >= 0;
+     * else its search is asked); below the least of them, none */
+    Py_UCS4 *ignorable_first, *ignorable_last, ignorable_least; Py_ssize_t n_ignorable;
     PyObject *name_literals;    /* tuple of str (a container's names contain one when the
                                    walker's hints may match) or None: always ask */
     /* state */
@@ -184,6 +187,48 @@ static PyObject *group_proxy(state *s, Py_ssize_t i) {
     return g->proxy;
 }
 
+/* Whether a str has one of IGNORABLE's characters (-1 on error). */
+static int has_ignorable(state *s, PyObject *u) {
+    if (s->n_ignorable < 0) {
+        PyObject *m = PyObject_CallOneArg(s->ignorable_search, u);
+        if (!m) return -1;
+        int found = m != Py_None;
+        Py_DECREF(m);
+        return found;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < s->ignorable_least) continue;
+        for (Py_ssize_t j = 0; j < s->n_ignorable; j++)
+            if (c >= s->ignorable_first[j] && c <= s->ignorable_last[j]) return 1;
+    }
+    return 0;
+}
+
+/* s->ignorable_*: the ranges of a tuple of (first, last) pairs, or none known (None). -1 on error. */
+static int ignorable_ranges(state *s, PyObject *ranges) {
+    s->n_ignorable = -1;
+    if (ranges == Py_None) return 0;
+    if (!PyTuple_Check(ranges)) { PyErr_SetString(PyExc_TypeError, "walk: ranges must be a tuple or None"); return -1; }
+    Py_ssize_t n = PyTuple_GET_SIZE(ranges);
+    s->ignorable_first = PyMem_Malloc((n ? n : 1) * sizeof(Py_UCS4));
+    s->ignorable_last = PyMem_Malloc((n ? n : 1) * sizeof(Py_UCS4));
+    if (!s->ignorable_first || !s->ignorable_last) { PyErr_NoMemory(); return -1; }
+    s->ignorable_least = 0x110000;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned int first, last;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(ranges, i), "II", &first, &last)) return -1;
+        s->ignorable_first[i] = first;
+        s->ignorable_last[i] = last;
+        if (first < s->ignorable_least) s->ignorable_least = first;
+    }
+    s->n_ignorable = n;
+    return 0;
+}
+
 /* structure.py's add(): item is a str (steals nothing) or BR. -1 on error. */
 static int add(state *s, PyObject *item) {
     int br = item == s->br;
@@ -205,10 +250,8 @@ static int add(state *s, PyObject *item) {
         s->inlines = inlines; /* the block holds it */
     }
     if (!br && !PyUnicode_IS_ASCII(item)) {
-        PyObject *m = PyObject_CallOneArg(s->ignorable_search, item);
-        if (!m) return -1;
-        int found = m != Py_None;
-        Py_DECREF(m);
+        int found = has_ignorable(s, item);
+        if (found < 0) return -1;
         if (found) {
             PyObject *clean = PyObject_CallFunctionObjArgs(s->ignorable_sub, s->empty, item, NULL);
             if (!clean) return -1;
@@ -609,6 +652,7 @@ static void clear_state(state *s) {
     for (Py_ssize_t i = 0; i < s->n_groups; i++) Py_XDECREF(s->groups[i].proxy);
     PyMem_Free(s->ctx); PyMem_Free(s->groups); PyMem_Free(s->qmarks); PyMem_Free((void *)s->hidden_utf8);
     PyMem_Free((void *)s->literals_utf8);
+    PyMem_Free(s->ignorable_first); PyMem_Free(s->ignorable_last);
     Py_XDECREF(s->block);
     Py_XDECREF(s->blocks);
     Py_XDECREF(s->empty);
@@ -621,11 +665,12 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOO!", &capsule, &original_fn, &body, &PyTuple_Type, &hooks)) return NULL;
     s.t = PyCapsule_GetPointer(capsule, "kitten.structure.tables");
     if (!s.t) return NULL;
-    if (!PyArg_ParseTuple(hooks, "OOOOOOOOOOOOOOpppO!OO!", &s.blocks, &s.display, &s.hidden, &s.container,
+    PyObject *ranges;
+    if (!PyArg_ParseTuple(hooks, "OOOOOOOOOOOOOOpppO!OO!O", &s.blocks, &s.display, &s.hidden, &s.container,
                           &s.remove, &s.quoted, &s.abbreviation, &s.block_type, &s.alt_type, &s.br,
                           &s.ignorable_search, &s.ignorable_sub, &s.open_quote, &s.close_quote,
                           &s.img_alt, &s.expand, &s.named, &PyTuple_Type, &s.hidden_classes, &s.name_literals,
-                          &PyList_Type, &s.json_ld))
+                          &PyList_Type, &s.json_ld, &ranges))
         return NULL;
     if (s.name_literals != Py_None && !PyTuple_Check(s.name_literals)) {
         PyErr_SetString(PyExc_TypeError, "walk: name_literals must be a tuple or None");
@@ -643,7 +688,8 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     s.always_named = s.name_literals == Py_None;
     Py_ssize_t left_out = s.always_named ? 0 : utf8_strings(s.name_literals, &s.literals_utf8, &s.n_literals);
     if (left_out > 0) s.always_named = 1;
-    if (!s.empty || left_out < 0 || utf8_strings(s.hidden_classes, &s.hidden_utf8, &s.n_hidden) < 0) {
+    if (!s.empty || left_out < 0 || utf8_strings(s.hidden_classes, &s.hidden_utf8, &s.n_hidden) < 0 ||
+        ignorable_ranges(&s, ranges) < 0) {
         clear_state(&s);
         return NULL;
     }

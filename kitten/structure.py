@@ -78,6 +78,35 @@ _INVISIBLE = re.compile(r"visibility\s*:\s*(?:hidden|collapse)", re.I)
 IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f"
                        "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
                        "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+
+
+def char_ranges(pattern: re.Pattern) -> tuple[tuple[int, int], ...] | None:
+    """The code points a pattern of one character class (without flags) matches, as
+    ``(first, last)`` ranges, or None for any other pattern: the C walk looks for
+    :data:`IGNORABLE`'s characters itself."""
+    try:
+        try:
+            from re import _parser
+        except ImportError:  # Python 3.10
+            import sre_parse as _parser
+        items = list(_parser.parse(pattern.pattern))
+    except Exception:  # noqa: BLE001 - another Python's parser
+        return None
+    if pattern.flags & ~re.UNICODE or len(items) != 1 or items[0][0] is not _parser.IN:
+        return None
+    ranges = []
+    for op, av in items[0][1]:
+        if op is _parser.LITERAL:
+            ranges.append((av, av))
+        elif op is _parser.RANGE:
+            ranges.append(av)
+        else:
+            return None
+    return tuple(ranges)
+
+
+_IGNORABLE_RANGES = char_ranges(IGNORABLE)
+
 #: Abbreviation titles that are not expansions: dates and times (ISO 8601), numbers, URLs
 _NOT_EXPANSION = (
     ("date or number", re.compile(r"^[\d\s.,:;/+\-–—()%]+$|^\d{4}-\d\d(-\d\d)?([T ]\d\d?:\d\d(:\d\d([.,]\d+)?)?"
@@ -671,7 +700,7 @@ def _hooks(walker: _Walker) -> tuple:
     return (walker.doc.blocks, walker._display, walker._hidden, walker._named_container, walker._remove,
             walker._has_quotes, walker._expansion, Block, AltText, BR, IGNORABLE.search, IGNORABLE.sub,
             walker.quotes[0], walker.quotes[1], config.img_alt, config.expand_abbreviations, walker.named,
-            tuple(config.hidden_classes), walker.name_literals, walker.json_ld)
+            tuple(config.hidden_classes), walker.name_literals, walker.json_ld, _IGNORABLE_RANGES)
 
 
 def block_view(walker: _Walker) -> list:

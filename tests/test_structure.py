@@ -177,3 +177,15 @@ def test_the_walks_find_every_json_ld_script_of_the_body() -> None:
         assert structure.build_document(root, StructureConfig(), PageLog()).metadata == page_metadata(root)
         found += len(expected)
     assert found >= 4  # the probe page has two, real pages the others
+
+
+def test_the_ignorable_ranges_are_the_patterns_characters() -> None:
+    """The C walk looks for ``IGNORABLE``'s characters in the ranges ``char_ranges`` reads
+    from the pattern: exactly the characters it matches."""
+    import re
+
+    ranges = structure.char_ranges(structure.IGNORABLE)
+    assert ranges is not None
+    for c in range(0x110000):
+        assert (structure.IGNORABLE.match(chr(c)) is not None) == any(a <= c <= b for a, b in ranges), hex(c)
+    assert structure.char_ranges(re.compile("[a-z]", re.I)) is None and structure.char_ranges(re.compile("ab")) is None
