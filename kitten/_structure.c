@@ -886,7 +886,62 @@ static PyObject *text_start(PyObject *self, PyObject *args) {
     return r;
 }
 
+/* document.Locators' steps of an element's children: [(child, step), ...] for each child
+ * element, step its name (local for XHTML, "{ns}name" for another namespace) with "[n]"
+ * when the parent has more than one element of its tag (namespace and name). */
+static PyObject *child_steps(PyObject *self, PyObject *arg) {
+    struct LxmlElement *el = rootNodeOrRaise(arg);
+    if (!el) return NULL;
+    xmlNode *parent = el->_c_node;
+    PyObject *out = PyList_New(0), *tags = PyList_New(0), *totals = PyDict_New(), *seen = PyDict_New();
+    if (!out || !tags || !totals || !seen) goto fail;
+    for (xmlNode *c = parent->children; c; c = c->next) { /* each child's tag, counted */
+        if (c->type != XML_ELEMENT_NODE) continue;
+        int xhtml = c->ns && c->ns->href && strcmp((const char *)c->ns->href, XHTML_NS) == 0;
+        PyObject *tag = xhtml || !c->ns ? PyUnicode_FromFormat("%s%s", xhtml ? "\x01" : "", (const char *)c->name)
+                                        : PyUnicode_FromFormat("{%s}%s", c->ns->href ? (const char *)c->ns->href : "",
+                                                               (const char *)c->name);
+        if (!tag || PyList_Append(tags, tag) < 0) { Py_XDECREF(tag); goto fail; }
+        PyObject *n = PyDict_GetItemWithError(totals, tag);
+        if (!n && PyErr_Occurred()) { Py_DECREF(tag); goto fail; }
+        PyObject *next = PyLong_FromSsize_t(n ? PyLong_AsSsize_t(n) + 1 : 1);
+        int r = next ? PyDict_SetItem(totals, tag, next) : -1;
+        Py_XDECREF(next); Py_DECREF(tag);
+        if (r < 0) goto fail;
+    }
+    Py_ssize_t i = 0;
+    for (xmlNode *c = parent->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE) continue;
+        PyObject *tag = PyList_GET_ITEM(tags, i++);
+        PyObject *name = PyUnicode_READ_CHAR(tag, 0) == 1 ? PyUnicode_Substring(tag, 1, PyUnicode_GET_LENGTH(tag))
+                                                         : Py_NewRef(tag);
+        if (!name) goto fail;
+        PyObject *step = name;
+        if (PyLong_AsSsize_t(PyDict_GetItem(totals, tag)) > 1) {
+            PyObject *n = PyDict_GetItem(seen, tag);
+            Py_ssize_t k = n ? PyLong_AsSsize_t(n) + 1 : 1;
+            PyObject *kk = PyLong_FromSsize_t(k);
+            int r = kk ? PyDict_SetItem(seen, tag, kk) : -1;
+            Py_XDECREF(kk);
+            step = r < 0 ? NULL : PyUnicode_FromFormat("%U[%zd]", name, k);
+            Py_DECREF(name);
+            if (!step) goto fail;
+        }
+        PyObject *child = (PyObject *)elementFactory(el->_doc, c);
+        PyObject *pair = child ? PyTuple_Pack(2, child, step) : NULL;
+        Py_XDECREF(child); Py_DECREF(step);
+        if (!pair || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); goto fail; }
+        Py_DECREF(pair);
+    }
+    Py_DECREF(tags); Py_DECREF(totals); Py_DECREF(seen); Py_DECREF(el);
+    return out;
+fail:
+    Py_XDECREF(out); Py_XDECREF(tags); Py_XDECREF(totals); Py_XDECREF(seen); Py_DECREF(el);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
+    {"child_steps", child_steps, METH_O, "the locator steps of an element's children"},
     {"navigation_measures", navigation_measures, METH_O, "the letters of an element's links, its longest text"},
     {"text_start", text_start, METH_VARARGS, "the start of an element's text, white space collapsed"},
     {"visible_letters", visible_letters, METH_VARARGS, "characters a reader sees in an element, white space left out"},

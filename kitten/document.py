@@ -7,7 +7,9 @@ that each sentence can be traced to where it came from.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any, Literal
 
 from kitten.metadata import PageMetadata
@@ -82,18 +84,50 @@ class Locators:
         return path
 
     def _index(self, parent) -> None:
-        children = [c for c in parent if isinstance(c.tag, str)]  # elements, not comments
-        total: dict[str, int] = {}
-        for c in children:
-            total[c.tag] = total.get(c.tag, 0) + 1
-        seen: dict[str, int] = {}
-        for c in children:
-            tag = c.tag
-            name = tag.replace(_XHTML, "")
-            if total[tag] > 1:
-                seen[tag] = n = seen.get(tag, 0) + 1
-                name = f"{name}[{n}]"
-            self._steps[c] = name
+        c = _c_child_steps()
+        self._steps.update(c(parent) if c is not None else child_steps_python(parent))
+
+
+def child_steps_python(parent) -> list[tuple[Any, str]]:
+    """``(child, its last locator step)`` for each child element of ``parent``
+    (``kitten._structure.child_steps`` in C)."""
+    children = [c for c in parent if isinstance(c.tag, str)]  # elements, not comments
+    total: dict[str, int] = {}
+    for c in children:
+        total[c.tag] = total.get(c.tag, 0) + 1
+    seen: dict[str, int] = {}
+    steps = []
+    for c in children:
+        tag = c.tag
+        name = tag.replace(_XHTML, "")
+        if total[tag] > 1:
+            seen[tag] = n = seen.get(tag, 0) + 1
+            name = f"{name}[{n}]"
+        steps.append((c, name))
+    return steps
+
+
+#: children the C steps must name as Python does: repeated and single names, another
+#: namespace, no namespace, comments and processing instructions between them
+PROBE_CHILDREN = (f'<div xmlns="{_XHTML[1:-1]}" xmlns:s="http://www.w3.org/2000/svg"><p/><!-- c --><p/><a/>'
+                  '<s:a/><s:a/><s:b/><?pi x?><b xmlns=""/><p/><b/></div>')
+
+
+@lru_cache(maxsize=1)
+def _c_child_steps():
+    """``kitten._structure.child_steps``, or None when the module is not built or names the
+    probe children otherwise than :func:`child_steps_python` (logged)."""
+    try:
+        from kitten._structure import child_steps
+    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
+        return None
+    from lxml import etree
+
+    parent = etree.fromstring(PROBE_CHILDREN)
+    if child_steps(parent) != child_steps_python(parent):
+        logging.getLogger(__name__).warning("kitten._structure names locator steps otherwise than Python: not used")
+        return None
+    return child_steps
 
 
 def locator_of(element) -> str | None:

@@ -189,3 +189,19 @@ def test_the_ignorable_ranges_are_the_patterns_characters() -> None:
     for c in range(0x110000):
         assert (structure.IGNORABLE.match(chr(c)) is not None) == any(a <= c <= b for a, b in ranges), hex(c)
     assert structure.char_ranges(re.compile("[a-z]", re.I)) is None and structure.char_ranges(re.compile("ab")) is None
+
+
+def test_the_c_locator_steps_are_the_pythons() -> None:
+    """``Locators`` names each element's children in C as in Python, on every element of
+    real pages and the probe children."""
+    from kitten import document
+
+    c = document._c_child_steps()
+    if c is None:
+        pytest.skip("kitten._structure is not built")
+    n = 0
+    for body in [etree.fromstring(document.PROBE_CHILDREN), *_bodies(3)]:
+        for el in body.iter(etree.Element):
+            assert c(el) == document.child_steps_python(el), el
+            n += 1
+    assert n > 1000
