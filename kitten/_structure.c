@@ -14,6 +14,8 @@
  *       walker (hooks: a tuple of its bound methods and values, see structure.py): an
  *       element's display, whether it is hidden, a named container (menu, consent
  *       banner), a removal to record, a <q>'s marks, an abbreviation's expansion.
+ *       The JSON-LD scripts of the elements left out (every script is) are appended to
+ *       walker.json_ld, in document order.
  *
  * The tree is read through libxml2's node structures (lxml's headers) and lxml's public
  * C API (elementFactory for the element proxies, textOf/tailOf for an element's text
@@ -142,6 +144,13 @@ typedef struct {
     PyObject *open_quote, *close_quote;
     int img_alt, expand, named; /* named: a menu pattern or consent rules are configured */
     PyObject *hidden_classes;   /* tuple of str: literal substrings */
+    const char **hidden_utf8; Py_ssize_t n_hidden; /* their UTF-8 strings */
+    const char **literals_utf8; Py_ssize_t n_literals; /* those of name_literals */
+    int always_named; /* name_literals is None (or has a string without UTF-8): always ask */
+    PyObject *json_ld;  /* walker.json_ld: the JSON-LD scripts of the elements left out */
+    /* IGNORABLE's characters as ranges (first[i] .. last[i]), when known (n_ignorable >= 0;
+     * else its search is asked); below the least of them, none */
+    Py_UCS4 *ignorable_first, *ignorable_last, ignorable_least; Py_ssize_t n_ignorable;
     PyObject *name_literals;    /* tuple of str (a container's names contain one when the
                                    walker's hints may match) or None: always ask */
     /* state */
@@ -178,6 +187,48 @@ static PyObject *group_proxy(state *s, Py_ssize_t i) {
     return g->proxy;
 }
 
+/* Whether a str has one of IGNORABLE's characters (-1 on error). */
+static int has_ignorable(state *s, PyObject *u) {
+    if (s->n_ignorable < 0) {
+        PyObject *m = PyObject_CallOneArg(s->ignorable_search, u);
+        if (!m) return -1;
+        int found = m != Py_None;
+        Py_DECREF(m);
+        return found;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < s->ignorable_least) continue;
+        for (Py_ssize_t j = 0; j < s->n_ignorable; j++)
+            if (c >= s->ignorable_first[j] && c <= s->ignorable_last[j]) return 1;
+    }
+    return 0;
+}
+
+/* s->ignorable_*: the ranges of a tuple of (first, last) pairs, or none known (None). -1 on error. */
+static int ignorable_ranges(state *s, PyObject *ranges) {
+    s->n_ignorable = -1;
+    if (ranges == Py_None) return 0;
+    if (!PyTuple_Check(ranges)) { PyErr_SetString(PyExc_TypeError, "walk: ranges must be a tuple or None"); return -1; }
+    Py_ssize_t n = PyTuple_GET_SIZE(ranges);
+    s->ignorable_first = PyMem_Malloc((n ? n : 1) * sizeof(Py_UCS4));
+    s->ignorable_last = PyMem_Malloc((n ? n : 1) * sizeof(Py_UCS4));
+    if (!s->ignorable_first || !s->ignorable_last) { PyErr_NoMemory(); return -1; }
+    s->ignorable_least = 0x110000;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned int first, last;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(ranges, i), "II", &first, &last)) return -1;
+        s->ignorable_first[i] = first;
+        s->ignorable_last[i] = last;
+        if (first < s->ignorable_least) s->ignorable_least = first;
+    }
+    s->n_ignorable = n;
+    return 0;
+}
+
 /* structure.py's add(): item is a str (steals nothing) or BR. -1 on error. */
 static int add(state *s, PyObject *item) {
     int br = item == s->br;
@@ -199,10 +250,8 @@ static int add(state *s, PyObject *item) {
         s->inlines = inlines; /* the block holds it */
     }
     if (!br && !PyUnicode_IS_ASCII(item)) {
-        PyObject *m = PyObject_CallOneArg(s->ignorable_search, item);
-        if (!m) return -1;
-        int found = m != Py_None;
-        Py_DECREF(m);
+        int found = has_ignorable(s, item);
+        if (found < 0) return -1;
         if (found) {
             PyObject *clean = PyObject_CallFunctionObjArgs(s->ignorable_sub, s->empty, item, NULL);
             if (!clean) return -1;
@@ -331,7 +380,7 @@ static PyObject *original_name(const char *cls, PyObject *local_str, PyObject *o
 /* 0 when a container's id and class certainly name no menu nor consent banner: no
  * ASCII-lower-cased name contains any of the walker's name_literals. */
 static int may_be_named(state *s, const char *id, const char *cls) {
-    if (s->name_literals == Py_None) return 1;
+    if (s->always_named) return 1;
     size_t a = id ? strlen(id) : 0, b = cls ? strlen(cls) : 0;
     char small[512], *joined = a + b + 2 <= sizeof small ? small : PyMem_Malloc(a + b + 2);
     if (!joined) return 1;
@@ -345,23 +394,30 @@ static int may_be_named(state *s, const char *id, const char *cls) {
         if (*p >= 'A' && *p <= 'Z') *p += 32;
     }
     if (!ascii) r = 1; /* Python lower-cases non-ASCII letters: ask it */
-    Py_ssize_t n = PyTuple_GET_SIZE(s->name_literals);
-    for (Py_ssize_t i = 0; !r && i < n; i++) {
-        const char *lit = PyUnicode_AsUTF8(PyTuple_GET_ITEM(s->name_literals, i));
-        if (!lit) { PyErr_Clear(); r = 1; }
-        else if (strstr(joined, lit)) r = 1;
-    }
+    for (Py_ssize_t i = 0; !r && i < s->n_literals; i++)
+        if (strstr(joined, s->literals_utf8[i])) r = 1;
     if (joined != small) PyMem_Free(joined);
     return r;
 }
 
 static int has_hidden_class(state *s, const char *cls) {
-    Py_ssize_t n = PyTuple_GET_SIZE(s->hidden_classes);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const char *h = PyUnicode_AsUTF8(PyTuple_GET_ITEM(s->hidden_classes, i));
-        if (h && *h && strstr(cls, h)) return 1;
-    }
+    for (Py_ssize_t i = 0; i < s->n_hidden; i++)
+        if (*s->hidden_utf8[i] && strstr(cls, s->hidden_utf8[i])) return 1;
     return 0;
+}
+
+/* The UTF-8 strings of a tuple of str in *out, *n of them (kept alive by the tuple; those
+ * that have none, lone surrogates, left out). -1 on error, else how many were left out. */
+static Py_ssize_t utf8_strings(PyObject *tuple, const char ***out, Py_ssize_t *n) {
+    Py_ssize_t size = PyTuple_GET_SIZE(tuple), left_out = 0;
+    *out = PyMem_Malloc((size ? size : 1) * sizeof(char *));
+    if (!*out) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        const char *u = PyUnicode_AsUTF8(PyTuple_GET_ITEM(tuple, i));
+        if (u) (*out)[(*n)++] = u;
+        else { PyErr_Clear(); left_out++; }
+    }
+    return left_out;
 }
 
 /* The local name as structure.py reads it: the name of an XHTML element or of one
@@ -411,6 +467,29 @@ static int ask(state *s, PyObject *hook, xmlNode *node, PyObject **el, PyObject 
     if (!r) return -1;
     if (r == Py_None) Py_DECREF(r);
     else *reason = r;
+    return 0;
+}
+
+static int is_xhtml(const xmlNode *n, const char *name);
+static xmlNode *next_node(xmlNode *c, const xmlNode *top, int enter);
+
+/* Appends the JSON-LD scripts of an element left out, itself included, to s->json_ld
+ * (metadata.json_ld_scripts). -1 on error. */
+static int add_json_ld(state *s, xmlNode *top) {
+    for (xmlNode *c = top; c; c = c == top ? top->children : next_node(c, top, 1)) {
+        if (!is_xhtml(c, "script")) continue;
+        PyObject *keep = NULL;
+        const char *type = attribute(c, "type", &keep);
+        int r = 0;
+        if (type && strstr(type, "ld+json")) {
+            PyObject *el = proxy(s, c);
+            r = el ? PyList_Append(s->json_ld, el) : -1;
+            Py_XDECREF(el);
+        }
+        Py_XDECREF(keep);
+        if (r < 0) return -1;
+        if (c == top) break; /* a script holds no element */
+    }
     return 0;
 }
 
@@ -465,6 +544,7 @@ static int start(state *s, xmlNode *node, PyObject *original_fn) {
         Py_XDECREF(keep_id);
     }
     if (reason) {
+        if (add_json_ld(s, node) < 0) goto done;
         if (!unlogged) {
             if (!el) el = proxy(s, node);
             if (!el) goto done;
@@ -570,7 +650,9 @@ static xmlNode *next_reported(xmlNode *n) {
 static void clear_state(state *s) {
     for (Py_ssize_t i = 0; i < s->n_ctx; i++) Py_XDECREF(s->ctx[i].orig);
     for (Py_ssize_t i = 0; i < s->n_groups; i++) Py_XDECREF(s->groups[i].proxy);
-    PyMem_Free(s->ctx); PyMem_Free(s->groups); PyMem_Free(s->qmarks);
+    PyMem_Free(s->ctx); PyMem_Free(s->groups); PyMem_Free(s->qmarks); PyMem_Free((void *)s->hidden_utf8);
+    PyMem_Free((void *)s->literals_utf8);
+    PyMem_Free(s->ignorable_first); PyMem_Free(s->ignorable_last);
     Py_XDECREF(s->block);
     Py_XDECREF(s->blocks);
     Py_XDECREF(s->empty);
@@ -583,10 +665,12 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOO!", &capsule, &original_fn, &body, &PyTuple_Type, &hooks)) return NULL;
     s.t = PyCapsule_GetPointer(capsule, "kitten.structure.tables");
     if (!s.t) return NULL;
-    if (!PyArg_ParseTuple(hooks, "OOOOOOOOOOOOOOpppO!O", &s.blocks, &s.display, &s.hidden, &s.container,
+    PyObject *ranges;
+    if (!PyArg_ParseTuple(hooks, "OOOOOOOOOOOOOOpppO!OO!O", &s.blocks, &s.display, &s.hidden, &s.container,
                           &s.remove, &s.quoted, &s.abbreviation, &s.block_type, &s.alt_type, &s.br,
                           &s.ignorable_search, &s.ignorable_sub, &s.open_quote, &s.close_quote,
-                          &s.img_alt, &s.expand, &s.named, &PyTuple_Type, &s.hidden_classes, &s.name_literals))
+                          &s.img_alt, &s.expand, &s.named, &PyTuple_Type, &s.hidden_classes, &s.name_literals,
+                          &PyList_Type, &s.json_ld, &ranges))
         return NULL;
     if (s.name_literals != Py_None && !PyTuple_Check(s.name_literals)) {
         PyErr_SetString(PyExc_TypeError, "walk: name_literals must be a tuple or None");
@@ -601,7 +685,14 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     Py_INCREF(s.blocks);
     s.empty = PyUnicode_New(0, 0);
     int ok = 0;
-    if (!s.empty) { clear_state(&s); return NULL; }
+    s.always_named = s.name_literals == Py_None;
+    Py_ssize_t left_out = s.always_named ? 0 : utf8_strings(s.name_literals, &s.literals_utf8, &s.n_literals);
+    if (left_out > 0) s.always_named = 1;
+    if (!s.empty || left_out < 0 || utf8_strings(s.hidden_classes, &s.hidden_utf8, &s.n_hidden) < 0 ||
+        ignorable_ranges(&s, ranges) < 0) {
+        clear_state(&s);
+        return NULL;
+    }
     xmlNode *n = top;
     int descend = start(&s, n, original_fn);
     while (descend >= 0) {
@@ -626,51 +717,234 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The code point at *p (UTF-8, not at its end), *p moved past it; 0 for a byte that
+ * starts none (libxml2 stores none), skipped. */
+static int next_char(const unsigned char **p, Py_UCS4 *u) {
+    const unsigned char *q = *p;
+    Py_UCS4 c = *q;
+    if (c < 0x80) { *u = c; *p = q + 1; return 1; }
+    if (c >= 0xF0 && q[1] && q[2] && q[3]) {
+        *u = ((c & 0x07) << 18) | ((q[1] & 0x3F) << 12) | ((q[2] & 0x3F) << 6) | (q[3] & 0x3F); *p = q + 4;
+    } else if (c >= 0xE0 && q[1] && q[2]) {
+        *u = ((c & 0x0F) << 12) | ((q[1] & 0x3F) << 6) | (q[2] & 0x3F); *p = q + 3;
+    } else if (c >= 0xC0 && q[1]) {
+        *u = ((c & 0x1F) << 6) | (q[1] & 0x3F); *p = q + 2;
+    } else { *p = q + 1; return 0; }
+    return 1;
+}
+
 /* Code points of UTF-8 text that are not white space (Python's str.isspace). */
 static Py_ssize_t non_space(const unsigned char *p) {
     Py_ssize_t n = 0;
+    Py_UCS4 u;
     while (*p) {
-        Py_UCS4 c = *p;
-        if (c < 0x80) { p++; n += !Py_UNICODE_ISSPACE(c); continue; }
-        if (c >= 0xF0 && p[1] && p[2] && p[3]) {
-            c = ((c & 0x07) << 18) | ((p[1] & 0x3F) << 12) | ((p[2] & 0x3F) << 6) | (p[3] & 0x3F); p += 4;
-        } else if (c >= 0xE0 && p[1] && p[2]) {
-            c = ((c & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F); p += 3;
-        } else if (c >= 0xC0 && p[1]) {
-            c = ((c & 0x1F) << 6) | (p[1] & 0x3F); p += 2;
-        } else { p++; continue; } /* not UTF-8 (libxml2 stores none) */
-        n += !Py_UNICODE_ISSPACE(c);
+        if (*p < 0x80) { n += !Py_UNICODE_ISSPACE(*p); p++; continue; }
+        if (next_char(&p, &u)) n += !Py_UNICODE_ISSPACE(u);
     }
     return n;
 }
 
-static int unseen(const xmlNode *n) {
-    return n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&
-           strcmp((const char *)n->ns->href, XHTML_NS) == 0 &&
-           (strcmp((const char *)n->name, "script") == 0 || strcmp((const char *)n->name, "style") == 0);
+static int is_text(const xmlNode *n) {
+    return n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE;
 }
 
-/* structure._letters: the characters a reader sees in an element (its text nodes outside
- * script and style, white space left out). */
-static PyObject *visible_letters(PyObject *self, PyObject *arg) {
+static int is_xhtml(const xmlNode *n, const char *name) {
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0 && n->ns && n->ns->href &&
+           strcmp((const char *)n->ns->href, XHTML_NS) == 0;
+}
+
+static int unseen(const xmlNode *n) {
+    return is_xhtml(n, "script") || is_xhtml(n, "style");
+}
+
+/* The node after c in document order among top's descendants (c's children first when
+ * enter), NULL after the last. */
+static xmlNode *next_node(xmlNode *c, const xmlNode *top, int enter) {
+    if (enter && c->type == XML_ELEMENT_NODE && c->children) return c->children;
+    while (c != top && c->next == NULL) c = c->parent;
+    return c == top ? NULL : c->next;
+}
+
+/* The element of an lxml proxy (NULL with an exception set). */
+static xmlNode *node_of(PyObject *arg) {
     struct LxmlElement *el = rootNodeOrRaise(arg);
     if (!el) return NULL;
-    xmlNode *top = el->_c_node;
+    xmlNode *node = el->_c_node;
     Py_DECREF(el);
+    return node;
+}
+
+/* Non-space code points of the text nodes under top (all of them as lxml's itertext(),
+ * or, visible_only, those outside script and style); counted up to limit (when >= 0). */
+static Py_ssize_t letters(xmlNode *top, int visible_only, Py_ssize_t limit) {
     Py_ssize_t n = 0;
-    if (unseen(top)) return PyLong_FromSsize_t(0);
-    for (xmlNode *c = top->children; c;) {
-        if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) n += non_space(c->content);
-        if (c->type == XML_ELEMENT_NODE && c->children && !unseen(c)) { c = c->children; continue; }
-        while (c != top && c->next == NULL) c = c->parent;
-        if (c == top) break;
-        c = c->next;
+    if (visible_only && unseen(top)) return 0;
+    for (xmlNode *c = top->children; c && (limit < 0 || n < limit); c = next_node(c, top, !visible_only || !unseen(c)))
+        if (is_text(c) && c->content) n += non_space(c->content);
+    return limit >= 0 && n > limit ? limit : n;
+}
+
+/* structure._letters(element, limit=-1): the characters a reader sees in an element (its
+ * text nodes outside script and style, white space left out), or limit when there are
+ * more (when limit >= 0; the count stops there). */
+static PyObject *visible_letters(PyObject *self, PyObject *args) {
+    PyObject *arg;
+    Py_ssize_t limit = -1;
+    if (!PyArg_ParseTuple(args, "O|n", &arg, &limit)) return NULL;
+    xmlNode *top = node_of(arg);
+    return top ? PyLong_FromSsize_t(letters(top, 1, limit)) : NULL;
+}
+
+/* len(text.strip()) of the text lxml reads from the run of text nodes starting at n. */
+static Py_ssize_t stripped_run(const xmlNode *n) {
+    Py_ssize_t at = 0, first = -1, last = -1;
+    Py_UCS4 u;
+    for (; n && is_text(n); n = n->next) {
+        const unsigned char *p = n->content;
+        while (p && *p) {
+            if (!next_char(&p, &u)) continue;
+            if (!Py_UNICODE_ISSPACE(u)) {
+                if (first < 0) first = at;
+                last = at;
+            }
+            at++;
+        }
     }
-    return PyLong_FromSsize_t(n);
+    return first < 0 ? 0 : last - first + 1;
+}
+
+/* The element after c in document order among top's elements outside script and style
+ * (c's subtree is entered), NULL after the last. */
+static xmlNode *next_visible(xmlNode *c, xmlNode *top) {
+    xmlNode *k = c->children;
+    for (;;) {
+        for (; k; k = k->next)
+            if (k->type == XML_ELEMENT_NODE && !unseen(k)) return k;
+        if (c == top) return NULL;
+        k = c->next;
+        c = c->parent;
+    }
+}
+
+/* structure.navigation_measures: (the letters of the element's links: the sum over its
+ * <a> elements, itself included, of their text's non-space characters; the longest
+ * text outside script and style, stripped, as lxml reads an element's text and the tails
+ * of its children: a run of text nodes). */
+static PyObject *navigation_measures(PyObject *self, PyObject *arg) {
+    xmlNode *top = node_of(arg);
+    if (!top) return NULL;
+    Py_ssize_t links = is_xhtml(top, "a") ? letters(top, 0, -1) : 0, longest = 0;
+    for (xmlNode *c = top->children; c; c = next_node(c, top, 1))
+        if (is_xhtml(c, "a")) links += letters(c, 0, -1);
+    for (xmlNode *e = unseen(top) ? NULL : top; e; e = next_visible(e, top)) {
+        if (e->children && is_text(e->children)) {
+            Py_ssize_t n = stripped_run(e->children);
+            if (n > longest) longest = n;
+        }
+        for (xmlNode *k = e->children; k; k = k->next) {
+            if ((k->type == XML_ELEMENT_NODE || k->type == XML_COMMENT_NODE || k->type == XML_PI_NODE ||
+                 k->type == XML_ENTITY_REF_NODE) && k->next && is_text(k->next)) {
+                Py_ssize_t n = stripped_run(k->next);
+                if (n > longest) longest = n;
+            }
+        }
+    }
+    return Py_BuildValue("(nn)", links, longest);
+}
+
+/* structure._text_start: the first `limit` characters of an element's text (every text
+ * node of its subtree, as lxml's itertext() gives it: script and style text included,
+ * comments' and processing instructions' text not), white space collapsed as
+ * " ".join(text.split()); reads only as far as the limit. */
+static PyObject *text_start(PyObject *self, PyObject *args) {
+    PyObject *arg;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "On", &arg, &limit)) return NULL;
+    xmlNode *top = node_of(arg);
+    if (!top) return NULL;
+    if (limit <= 0) return PyUnicode_New(0, 0);
+    Py_UCS4 small[128], *out = limit <= 128 ? small : PyMem_Malloc(limit * sizeof(Py_UCS4));
+    if (!out) return PyErr_NoMemory();
+    Py_ssize_t n = 0;
+    int space = 0; /* white space seen after the last character written */
+    Py_UCS4 u;
+    for (xmlNode *c = top->children; c && n < limit; c = next_node(c, top, 1)) {
+        const unsigned char *p = is_text(c) ? c->content : NULL;
+        while (p && *p && n < limit) {
+            if (!next_char(&p, &u)) continue;
+            if (Py_UNICODE_ISSPACE(u)) { space = n > 0; continue; }
+            if (space) {
+                out[n++] = ' ';
+                space = 0;
+                if (n == limit) break;
+            }
+            out[n++] = u;
+        }
+    }
+    PyObject *r = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, n);
+    if (out != small) PyMem_Free(out);
+    return r;
+}
+
+/* document.Locators' steps of an element's children: [(child, step), ...] for each child
+ * element, step its name (local for XHTML, "{ns}name" for another namespace) with "[n]"
+ * when the parent has more than one element of its tag (namespace and name). */
+static PyObject *child_steps(PyObject *self, PyObject *arg) {
+    struct LxmlElement *el = rootNodeOrRaise(arg);
+    if (!el) return NULL;
+    xmlNode *parent = el->_c_node;
+    PyObject *out = PyList_New(0), *tags = PyList_New(0), *totals = PyDict_New(), *seen = PyDict_New();
+    if (!out || !tags || !totals || !seen) goto fail;
+    for (xmlNode *c = parent->children; c; c = c->next) { /* each child's tag, counted */
+        if (c->type != XML_ELEMENT_NODE) continue;
+        int xhtml = c->ns && c->ns->href && strcmp((const char *)c->ns->href, XHTML_NS) == 0;
+        PyObject *tag = xhtml || !c->ns ? PyUnicode_FromFormat("%s%s", xhtml ? "\x01" : "", (const char *)c->name)
+                                        : PyUnicode_FromFormat("{%s}%s", c->ns->href ? (const char *)c->ns->href : "",
+                                                               (const char *)c->name);
+        if (!tag || PyList_Append(tags, tag) < 0) { Py_XDECREF(tag); goto fail; }
+        PyObject *n = PyDict_GetItemWithError(totals, tag);
+        if (!n && PyErr_Occurred()) { Py_DECREF(tag); goto fail; }
+        PyObject *next = PyLong_FromSsize_t(n ? PyLong_AsSsize_t(n) + 1 : 1);
+        int r = next ? PyDict_SetItem(totals, tag, next) : -1;
+        Py_XDECREF(next); Py_DECREF(tag);
+        if (r < 0) goto fail;
+    }
+    Py_ssize_t i = 0;
+    for (xmlNode *c = parent->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE) continue;
+        PyObject *tag = PyList_GET_ITEM(tags, i++);
+        PyObject *name = PyUnicode_READ_CHAR(tag, 0) == 1 ? PyUnicode_Substring(tag, 1, PyUnicode_GET_LENGTH(tag))
+                                                         : Py_NewRef(tag);
+        if (!name) goto fail;
+        PyObject *step = name;
+        if (PyLong_AsSsize_t(PyDict_GetItem(totals, tag)) > 1) {
+            PyObject *n = PyDict_GetItem(seen, tag);
+            Py_ssize_t k = n ? PyLong_AsSsize_t(n) + 1 : 1;
+            PyObject *kk = PyLong_FromSsize_t(k);
+            int r = kk ? PyDict_SetItem(seen, tag, kk) : -1;
+            Py_XDECREF(kk);
+            step = r < 0 ? NULL : PyUnicode_FromFormat("%U[%zd]", name, k);
+            Py_DECREF(name);
+            if (!step) goto fail;
+        }
+        PyObject *child = (PyObject *)elementFactory(el->_doc, c);
+        PyObject *pair = child ? PyTuple_Pack(2, child, step) : NULL;
+        Py_XDECREF(child); Py_DECREF(step);
+        if (!pair || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); goto fail; }
+        Py_DECREF(pair);
+    }
+    Py_DECREF(tags); Py_DECREF(totals); Py_DECREF(seen); Py_DECREF(el);
+    return out;
+fail:
+    Py_XDECREF(out); Py_XDECREF(tags); Py_XDECREF(totals); Py_XDECREF(seen); Py_DECREF(el);
+    return NULL;
 }
 
 static PyMethodDef methods[] = {
-    {"visible_letters", visible_letters, METH_O, "characters a reader sees in an element, white space left out"},
+    {"child_steps", child_steps, METH_O, "the locator steps of an element's children"},
+    {"navigation_measures", navigation_measures, METH_O, "the letters of an element's links, its longest text"},
+    {"text_start", text_start, METH_VARARGS, "the start of an element's text, white space collapsed"},
+    {"visible_letters", visible_letters, METH_VARARGS, "characters a reader sees in an element, white space left out"},
     {"make_tables", make_tables, METH_O, "the walk's name table (a capsule)"},
     {"walk", walk, METH_VARARGS, "the structure step's walk of body"},
     {NULL, NULL, 0, NULL}};

@@ -138,7 +138,7 @@ class ListReading:
     """What the lists step found and did for one list."""
 
     element: Any = field(repr=False, compare=False)  # the list element (ul, ol, dl ...)
-    locator: str
+    locate: Locators = field(repr=False, compare=False)  # the document's
     tag: str
     type: str  # one of TYPES
     rule: str  # the rule applied, in words
@@ -149,6 +149,12 @@ class ListReading:
     #: each non-empty item: (its blocks as the list found them, its decision: one of
     #: ITEM_DECISIONS, a hand-written bullet removed); texts made only for JSON
     decisions: tuple[tuple[tuple[Block, ...], str, bool], ...] = field(default=(), repr=False)
+
+    @property
+    def locator(self) -> str:
+        """The list element's locator, computed when asked (a text output shows the
+        locators of no list, a log those of the lists rewritten)."""
+        return self.locate(self.element) or ""
 
     def item_texts(self) -> list[dict]:
         """Each non-empty item of the list, in order: ``{"text", "decision"}`` (``"kept"``
@@ -399,7 +405,7 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
         kept.append((item, item_blocks, idx))
 
     def reading(type_: str, rule: str, clause: str = "") -> ListReading:
-        return ListReading(lst.element, ctx.locate(lst.element) or "", lst.tag, type_, rule, clause, len(items),
+        return ListReading(lst.element, ctx.locate, lst.tag, type_, rule, clause, len(items),
                            tuple(removed), n_bullets, tuple(decisions))
 
     if link_list:
@@ -814,7 +820,10 @@ def _log(reading: ListReading, log: PageLog) -> None:
     """One event per removed link item, one per rewritten list."""
     if not (reading.removed or reading.bullets or reading.type in _REWRITES):
         return
-    where = reading.locator
+
+    def where() -> str:  # the list's locator, made when the log is read
+        return reading.locator
+
     for text in reading.removed:
         log.add("lists", LINK_ITEM_REMOVED, text, where=where)
     if reading.bullets:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 _NS = "{http://www.w3.org/1999/xhtml}"
 
@@ -44,13 +44,26 @@ class PageMetadata:
         return asdict(self)
 
 
-def json_ld_objects(root) -> Iterator[dict]:
-    """Every JSON object of the page's JSON-LD scripts, nested ones included (``@graph``),
-    outer before inner; scripts that do not parse are skipped."""
-    if root is None:
-        return
-    for script in root.iter(_NS + "script"):
-        if "ld+json" not in (script.get("type") or "") or not script.text:
+def is_json_ld(script) -> bool:
+    """A ``script`` element of JSON-LD (its ``type`` says ``ld+json``)."""
+    return "ld+json" in (script.get("type") or "")
+
+
+def json_ld_scripts(root) -> Iterator:
+    """The JSON-LD ``script`` elements of ``root`` (itself included), in document order."""
+    return (script for script in root.iter(_NS + "script") if is_json_ld(script))
+
+
+def json_ld_objects(root, scripts: Iterable | None = None) -> Iterator[dict]:
+    """Every JSON object of the page's JSON-LD scripts (``scripts``, default
+    ``json_ld_scripts(root)``), nested ones included (``@graph``), outer before inner;
+    scripts that do not parse are skipped."""
+    if scripts is None:
+        if root is None:
+            return
+        scripts = json_ld_scripts(root)
+    for script in scripts:
+        if not script.text:
             continue
         try:
             data = json.loads(script.text)
@@ -81,8 +94,9 @@ def _text(value: Any) -> str:
     return ""
 
 
-def page_metadata(root) -> PageMetadata:
-    """The metadata of a normalized XHTML tree (``root``: its ``html`` element)."""
+def page_metadata(root, json_ld: Iterable | None = None) -> PageMetadata:
+    """The metadata of a normalized XHTML tree (``root``: its ``html`` element; ``json_ld``:
+    its JSON-LD scripts in document order when they are known, see ``json_ld_objects``)."""
     found: dict[str, str] = {}
     head = root.find(_NS + "head") if root is not None else None
     if head is not None:
@@ -100,7 +114,7 @@ def page_metadata(root) -> PageMetadata:
             if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
                 found["canonical"] = link.get("href").strip()
                 break
-    for obj in json_ld_objects(root):
+    for obj in json_ld_objects(root, json_ld):
         types = obj.get("@type")
         types = types if isinstance(types, list) else [types]
         if not any(isinstance(t, str) and t in _LD_CONTENT_TYPES for t in types):

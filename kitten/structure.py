@@ -20,13 +20,14 @@ from __future__ import annotations
 import logging
 import re
 from functools import lru_cache
+from typing import Callable
 
 from lxml import etree
 
 from kitten.config import StructureConfig
 from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Removal
 from kitten.language import blocks_sample, detect
-from kitten.metadata import page_metadata
+from kitten.metadata import json_ld_scripts, page_metadata
 from kitten.log import PageLog
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.resources import lines
@@ -77,6 +78,35 @@ _INVISIBLE = re.compile(r"visibility\s*:\s*(?:hidden|collapse)", re.I)
 IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f"
                        "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
                        "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+
+
+def char_ranges(pattern: re.Pattern) -> tuple[tuple[int, int], ...] | None:
+    """The code points a pattern of one character class (without flags) matches, as
+    ``(first, last)`` ranges, or None for any other pattern: the C walk looks for
+    :data:`IGNORABLE`'s characters itself."""
+    try:
+        try:
+            from re import _parser
+        except ImportError:  # Python 3.10
+            import sre_parse as _parser
+        items = list(_parser.parse(pattern.pattern))
+    except Exception:  # noqa: BLE001 - another Python's parser
+        return None
+    if pattern.flags & ~re.UNICODE or len(items) != 1 or items[0][0] is not _parser.IN:
+        return None
+    ranges = []
+    for op, av in items[0][1]:
+        if op is _parser.LITERAL:
+            ranges.append((av, av))
+        elif op is _parser.RANGE:
+            ranges.append(av)
+        else:
+            return None
+    return tuple(ranges)
+
+
+_IGNORABLE_RANGES = char_ranges(IGNORABLE)
+
 #: Abbreviation titles that are not expansions: dates and times (ISO 8601), numbers, URLs
 _NOT_EXPANSION = (
     ("date or number", re.compile(r"^[\d\s.,:;/+\-–—()%]+$|^\d{4}-\d\d(-\d\d)?([T ]\d\d?:\d\d(:\d\d([.,]\d+)?)?"
@@ -98,19 +128,20 @@ def _alnum(text: str) -> int:
     return len("".join(text.split()))
 
 
-def _letters(el) -> int:
-    """Characters a reader sees in ``el`` (script and style text and white space left out);
-    counted in C when ``kitten._structure`` is built (:func:`letters_python` otherwise)."""
-    c = _c_letters()
-    return c(el) if c is not None else letters_python(el)
+def _letters(el, limit: int = -1) -> int:
+    """Characters a reader sees in ``el`` (script and style text and white space left out),
+    or ``limit`` when there are more (``-1``: no limit; the count stops there); counted in
+    C when ``kitten._structure`` is built (:func:`letters_python` otherwise)."""
+    c = _c_reader("visible_letters")
+    return c(el, limit) if c is not None else letters_python(el, limit)
 
 
-def letters_python(el) -> int:
+def letters_python(el, limit: int = -1) -> int:
     """:func:`_letters` in Python."""
     n = _alnum("".join(el.itertext()))
     for hidden in el.iter(*_INVISIBLE_TAGS):
         n -= _alnum("".join(hidden.itertext()))
-    return n
+    return n if limit < 0 else min(n, limit)
 
 
 #: how much of a removed element's text its ``Removal`` shows (characters)
@@ -119,7 +150,14 @@ REMOVAL_TEXT = 80
 
 def _text_start(el, limit: int) -> str:
     """The first ``limit`` characters of ``el``'s text, white space collapsed, without
-    joining all of a big element's text: once the collapsed text read so far is ``limit``
+    joining all of a big element's text; in C when ``kitten._structure`` is built
+    (:func:`text_start_python` otherwise)."""
+    c = _c_reader("text_start")
+    return c(el, limit) if c is not None else text_start_python(el, limit)
+
+
+def text_start_python(el, limit: int) -> str:
+    """:func:`_text_start` in Python: once the collapsed text read so far is ``limit``
     long, what follows cannot change its first ``limit`` characters (it can only extend
     the last word)."""
     parts: list[str] = []
@@ -150,9 +188,21 @@ def _reads_like_navigation(el, letters: int) -> bool:
     """Mostly link text, or only short runs of text (menu items, not paragraphs)."""
     if letters < 30:
         return True
+    c = _c_reader("navigation_measures")
+    if c is not None:
+        links, longest = c(el)
+        return 2 * links >= letters or longest <= 80
     if 2 * sum(_alnum("".join(a.itertext())) for a in el.iter(_NS + "a")) >= letters:
         return True
     return max((len(t.strip()) for t in _visible_text(el)), default=0) <= 80
+
+
+def navigation_measures_python(el) -> tuple[int, int]:
+    """What :func:`_reads_like_navigation` reads of ``el``: the letters of its links (each
+    ``<a>``, ``el`` included, counted with its whole text), and its longest text outside
+    script and style, stripped (``kitten._structure.navigation_measures`` in C)."""
+    links = sum(_alnum("".join(a.itertext())) for a in el.iter(_NS + "a"))
+    return links, max((len(t.strip()) for t in _visible_text(el)), default=0)
 
 
 #: splits an id or class into name tokens: white space, - _ . :, camelCase, digits
@@ -285,14 +335,18 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
         if t is not None and t.text:
             title = " ".join(t.text.split())
     body = root.find(_NS + "body")
-    doc = Document(blocks=[], lang=declared or config.default_language, title=title,
-                   metadata=page_metadata(root))
+    doc = Document(blocks=[], lang=declared or config.default_language, title=title)
+    walker = _Walker(doc, config, rules)
     if body is not None:
-        _Walker(doc, config, rules).walk(body)
+        walker.walk(body)
+    # the JSON-LD scripts in document order: the walk found those of the body
+    scripts = [script for child in root if isinstance(child.tag, str)
+               for script in (walker.json_ld if child is body else json_ld_scripts(child))]
+    doc.metadata = page_metadata(root, scripts)
     if not declared:  # the detector reads the text just extracted (<q> marks keep the default's)
         doc.lang = detect(blocks_sample(doc.blocks, LANGUAGE_SAMPLE)) or config.default_language
     for r in doc.removals:
-        log.add("structure", f"removed-{r.reason}", f"{r.locator}: {r.text!r}")
+        log.add("structure", f"removed-{r.reason}", r.message)
     for locator, kind, why in doc.removals_kept:
         log.add("structure", kind, f"{locator}: {why}")
     for a in doc.abbreviations:
@@ -328,7 +382,9 @@ class _Walker:
         self.config = config
         self.menu = _pattern(tuple(config.remove_containers))
         self.quotes = _QUOTES.get(doc.lang, _DEFAULT_QUOTES)
-        self.body_letters: int | None = None
+        #: the letters of the body as far as counted (:meth:`_within_share`): a number,
+        #: whether it is all of them, whether the count may stop early the next time
+        self.body_letters: tuple[int, bool, bool] = (0, False, True)
         self.hidden_classes, self.hidden_hint = _hidden_rules(tuple(config.hidden_classes))
         self.consent = _consent_rules(rules) if config.remove_consent else None
         # a quick search for any menu pattern or consent name in an element's names, in
@@ -343,6 +399,9 @@ class _Walker:
         self.name_literals = _name_literals(tuple(config.remove_containers), self.consent)
         self.expanded: set[tuple[str, str]] = set()  # (text, title) already expanded in the page
         self.body = None  # the body element being walked
+        #: the JSON-LD scripts of the walked tree, in document order (in the elements the
+        #: walk leaves out: every script is)
+        self.json_ld: list = []
 
     def _abbreviation(self, tag: str, el) -> Abbreviation | None:
         """What to do with an ``<abbr>``/``<acronym>``: expand its title at its first
@@ -369,9 +428,7 @@ class _Walker:
         if style and "visibility" in style and _INVISIBLE.search(style):
             # pages hide a wrapper until a script has run ("anti-flicker"): a hidden
             # element holding most of the page's text is kept, and logged
-            if self.body_letters is None:
-                self.body_letters = _letters(self.body)
-            if _letters(el) <= self.config.menu_max_share * self.body_letters:
+            if self._within_share(_letters(el)):
                 return "hidden"
             self.doc.removals_kept.append((self.doc.locate(el), "kept-hidden-container",
                                            "visibility:hidden but holds most of the page's text (shown by a script)"))
@@ -399,18 +456,37 @@ class _Walker:
             self.doc.removals_kept.append((self.doc.locate(el), "kept-menu-container",
                                            "matches remove_containers but does not read like navigation"))
             return None
-        if self.body_letters is None:
-            self.body_letters = _letters(self.body)
-        if self.body_letters and inside > share * self.body_letters:
+        if not self._within_share(inside):  # (the body's letters are at least ``inside``)
             self.doc.removals_kept.append((self.doc.locate(el), "kept-menu-container", "matches remove_containers but "
                                            f"holds most of the page's text (over {share:.0%})"))
             return None
         return "menu"
 
-    def _consent(self, el, values: tuple) -> bool:
-        """A cookie or consent banner: a consent name token and a consent phrase."""
+    def _within_share(self, letters: int) -> bool:
+        """``letters <= menu_max_share * (the body's letters)``, the body counted only as
+        far as needed: a menu or a hidden element holds a small share of most pages, and
+        the first count stops at four times as many letters as it needs (those after
+        cannot change the answer); a later element that needs more has the body counted
+        to its end."""
+        share = self.config.menu_max_share
+        while True:
+            known, complete, may_stop = self.body_letters
+            if letters <= share * known:  # the body has at least ``known`` letters
+                return True
+            if complete:
+                return False
+            if may_stop:
+                limit = min(4 * int(letters / share) + 4, 1 << 62)
+                n = _letters(self.body, limit)
+                self.body_letters = (n, n < limit, False)
+            else:
+                self.body_letters = (_letters(self.body), True, False)
+
+    def _consent(self, el, tokens: list[str]) -> bool:
+        """A cookie or consent banner: a consent name token (``tokens``: of its id and
+        class) and a consent phrase."""
         names, phrases, _ = self.consent
-        if not any(t in names for v in values if v for t in name_tokens(v)):
+        if names.isdisjoint(tokens):
             return False
         text = " ".join(_visible_text(el)).lower()
         return _alnum(text) < 3000 and any(p in text for p in phrases)
@@ -429,12 +505,11 @@ class _Walker:
         joined = f"{id_ or ''} {cls or ''}".lower()
         if not (self.menu_hint.search(joined) or (self.consent_hint is not None and self.consent_hint.search(joined))):
             return None
-        if self.consent is not None and self._consent(el, (id_, cls)):
+        tokens = [t for value in (id_, cls) if value for t in name_tokens(value)]
+        if self.consent is not None and self._consent(el, tokens):
             return "consent"
-        if self.menu is not None and orig not in _BANNERS:
-            for value in (id_, cls):
-                if value and any(self.menu.match(t) for t in name_tokens(value)):
-                    return self._menu_or_page(el)
+        if self.menu is not None and orig not in _BANNERS and any(map(self.menu.match, tokens)):
+            return self._menu_or_page(el)
         return None
 
     def _remove(self, el, reason: str) -> None:
@@ -442,7 +517,7 @@ class _Walker:
         if reason not in _UNLOGGED:
             text = _text_start(el, REMOVAL_TEXT)
             if text or reason == "menu":
-                self.doc.removals.append(Removal(self.doc.locate(el), reason, text))
+                self.doc.removals.append(Removal(el, reason, text, self.doc.locate))
 
     def _has_quotes(self, el) -> bool:
         """A ``<q>`` whose text the page wrote with its own quotation marks."""
@@ -535,6 +610,7 @@ class _Walker:
                     if (cls or id_) and self.named:
                         reason = self._named_container(el, orig, id_, cls)
                 if reason is not None:
+                    self.json_ld.extend(json_ld_scripts(el))
                     self._remove(el, reason)
                     contexts.append((False, el, "block", orig, group[-1], True, local))
                     walker.skip_subtree()
@@ -608,7 +684,9 @@ title="World Health Organization">WHO</abbr>, <abbr title="World Health Organiza
 <abbr title="2020-01-01">then</abbr>.<br/>Next line<!-- c --> tail <img alt=" pic " src="a"/></p>
 <span style="display: block">spanned</span><div style="display:none">gone</div><span
 style="visibility:hidden">unseen</span><span class="sortkey">key</span><script>x()</script>
-<ul id="mainMenu"><li><a href="/">Home</a></li><li><a href="/b">About</a></li></ul>
+<ul id="mainMenu"><li><a href="/">Home</a></li><li><a href="/b">About</a><script
+type="application/ld+json">{{"@type": "WebPage"}}</script></li></ul><script type="application/ld+json"
+>{{"@type": "NewsArticle", "author": "A"}}</script>
 <div class="cookie-banner">We use cookies. Accept all cookies to continue.</div>
 <table><tr><td>cell <span class="kitten-nav">n</span></td><th>h​</th></tr></table>
 <dl><dt>term</dt><dd>def</dd></dl><pre>a
@@ -622,29 +700,43 @@ def _hooks(walker: _Walker) -> tuple:
     return (walker.doc.blocks, walker._display, walker._hidden, walker._named_container, walker._remove,
             walker._has_quotes, walker._expansion, Block, AltText, BR, IGNORABLE.search, IGNORABLE.sub,
             walker.quotes[0], walker.quotes[1], config.img_alt, config.expand_abbreviations, walker.named,
-            tuple(config.hidden_classes), walker.name_literals)
+            tuple(config.hidden_classes), walker.name_literals, walker.json_ld, _IGNORABLE_RANGES)
 
 
-def block_view(doc: Document) -> list:
+def block_view(walker: _Walker) -> list:
     """What the two walks must agree on: each block's kind, name, element, inlines (with
-    their types) and group; the removals, abbreviations and kept containers."""
+    their types) and group; the removals, abbreviations and kept containers; the JSON-LD
+    scripts found."""
+    doc = walker.doc
     return [[(b.kind, b.tag, b.source, [(type(x).__name__, x) for x in b.inlines], b.group) for b in doc.blocks],
-            doc.removals, doc.abbreviations, doc.removals_kept]
+            doc.removals, doc.abbreviations, doc.removals_kept, walker.json_ld]
 
 
-@lru_cache(maxsize=1)
-def _c_letters():
-    """``kitten._structure.visible_letters``, or None when the module is not built or
-    counts the probe page's elements otherwise than :func:`letters_python` (logged)."""
+#: the C functions of ``kitten._structure`` that read an element's text: name -> (the
+#: Python function it stands for, the arguments after the element it is checked with)
+_C_READERS: dict[str, tuple[Callable, tuple[tuple, ...]]] = {
+    "visible_letters": (letters_python, ((-1,), (0,), (5,), (60,))),
+    "text_start": (text_start_python, ((1,), (5,), (REMOVAL_TEXT,))),
+    "navigation_measures": (navigation_measures_python, ((),)),
+}
+
+
+@lru_cache(maxsize=None)
+def _c_reader(name: str) -> Callable | None:
+    """``kitten._structure.<name>`` (one of :data:`_C_READERS`), or None when the module
+    is not built or answers otherwise than its Python function on an element of the probe
+    page (logged)."""
     try:
-        from kitten._structure import visible_letters
+        from kitten import _structure
     except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
         return None
+    c = getattr(_structure, name)
+    python, arguments = _C_READERS[name]
     root = parse_xhtml(PROBE_PAGE)
-    if any(visible_letters(el) != letters_python(el) for el in root.iter(etree.Element)):
-        logging.getLogger(__name__).warning("kitten._structure counts letters otherwise than Python: not used")
+    if any(c(el, *args) != python(el, *args) for el in root.iter(etree.Element) for args in arguments):
+        logging.getLogger(__name__).warning(f"kitten._structure.{name} answers otherwise than Python: not used")
         return None
-    return visible_letters
+    return c
 
 
 @lru_cache(maxsize=1)
@@ -671,7 +763,7 @@ def _c_walker():
         else:
             walker.body = body
             _structure.walk(tables, _original, body, _hooks(walker))
-        views.append(block_view(doc))
+        views.append(block_view(walker))
     if views[0] != views[1]:
         logging.getLogger(__name__).warning("kitten._structure walks the probe page otherwise than Python: "
                                             "not used")

@@ -33,7 +33,7 @@ def _walked(body, config: StructureConfig, python: bool) -> list:
     doc = Document(blocks=[], lang="en")
     walker = structure._Walker(doc, config)
     (walker.walk_python if python else walker.walk)(body)
-    return structure.block_view(doc)
+    return structure.block_view(walker)
 
 
 @pytest.mark.parametrize("config", [StructureConfig(), StructureConfig(
@@ -54,13 +54,27 @@ def test_the_c_walk_makes_the_python_walks_blocks(config: StructureConfig) -> No
     assert blocks > 2000
 
 
-def test_the_c_letters_are_the_pythons() -> None:
-    if structure._c_letters() is None:
+#: an element whose text has what the C readers must read as lxml does: nested links,
+#: script text in a link, tails of comments and scripts, CDATA, processing instructions
+_MADE_UP = (f'<div xmlns="{_NS[1:-1]}"><a href="x"> one <a>two <b>three</b></a><script>s()</script></a>  tail '
+            '<!-- c -->  after a comment   <script>var x = "a long script text, longer than the rest"</script> '
+            'end <p><![CDATA[ cdata ]]>  text <?pi x?> more </p><a/></div>')
+
+
+@pytest.mark.parametrize("name", sorted(structure._C_READERS))
+def test_the_c_readers_are_the_pythons(name: str) -> None:
+    """Each C function reading an element's text answers as its Python function, on every
+    element of real pages and a made-up one."""
+    c = structure._c_reader(name)
+    if c is None:
         pytest.skip("kitten._structure is not built")
+    python, _ = structure._C_READERS[name]
+    arguments = [*structure._C_READERS[name][1], ((1000,) if name == "text_start" else ())]
     n = 0
-    for body in _bodies(3):
+    for body in [structure.parse_xhtml(_MADE_UP), *_bodies(3)]:
         for el in body.iter(etree.Element):
-            assert structure._letters(el) == structure.letters_python(el), el
+            for args in arguments:
+                assert c(el, *args) == python(el, *args), el
             n += 1
     assert n > 1000
 
@@ -100,4 +114,94 @@ def test_a_removals_text_is_the_start_of_its_collapsed_text() -> None:
         xml = "<div>" + "".join(f"<b>{p}</b>" if rng.random() < 0.5 else p for p in parts) + "</div>"
         el = etree.fromstring(xml)
         for limit in (1, 5, 80):
-            assert structure._text_start(el, limit) == " ".join("".join(el.itertext()).split())[:limit], xml
+            expected = " ".join("".join(el.itertext()).split())[:limit]
+            assert structure.text_start_python(el, limit) == expected, xml
+            assert structure._text_start(el, limit) == expected, xml
+
+
+def test_a_removals_locator_and_log_line_are_made_when_read() -> None:
+    """The locator of a removed element is computed when its removal or log line is read,
+    the same text as computed at once; an event pickles, copies and compares with its
+    message made."""
+    import copy
+    import pickle
+
+    from kitten.log import Event, PageLog
+
+    root = structure.parse_xhtml(structure.PROBE_PAGE)
+    log = PageLog()
+    doc = structure.build_document(root, StructureConfig(), log)
+    menu = next(r for r in doc.removals if r.reason == "menu")
+    assert menu.locator == "/html/body/div/ul"
+    event = next(e for e in log.events if e.kind == "removed-menu")
+    assert event.message == f"/html/body/div/ul: {menu.text!r}"
+    for other in (pickle.loads(pickle.dumps(event)), copy.copy(event)):
+        assert other == event and hash(other) == hash(event) and other.message == event.message
+    deferred = Event("structure", "k", lambda: "made", lambda: "/html/body")
+    assert deferred == Event("structure", "k", "made", "/html/body") and repr(deferred).count("made") == 1
+    assert deferred.as_dict() == {"step": "structure", "kind": "k", "message": "made", "where": "/html/body"}
+    with pytest.raises(AttributeError):
+        deferred.kind = "other"
+
+
+def test_the_share_of_the_bodys_letters_is_read_as_if_counted_in_full() -> None:
+    """``_within_share`` counts the body only as far as needed, with the answers of a full
+    count, whatever the order of the questions."""
+    import random
+
+    rng = random.Random(3)
+    for body in _bodies(1)[:6]:
+        total = structure.letters_python(body)
+        for share in (0.01, 0.3, 0.5, 0.99):
+            walker = structure._Walker(Document(blocks=[], lang="en"), StructureConfig(menu_max_share=share))
+            walker.body = body
+            for letters in [rng.randint(0, total + 10) for _ in range(30)] + [0, total, int(share * total)]:
+                assert walker._within_share(letters) == (letters <= share * total), (share, letters, total)
+
+
+def test_the_walks_find_every_json_ld_script_of_the_body() -> None:
+    """The scripts the walks (C and Python) collect in the elements they leave out are
+    those a search of the whole body finds, so that the page's metadata is read without
+    that search."""
+    from kitten.log import PageLog
+    from kitten.metadata import json_ld_scripts, page_metadata
+
+    found = 0
+    for body in _bodies(60):
+        expected = list(json_ld_scripts(body))
+        for python in (True, False):
+            walker = structure._Walker(Document(blocks=[], lang="en"), StructureConfig())
+            (walker.walk_python if python else walker.walk)(body)
+            assert walker.json_ld == expected
+        root = body.getparent()
+        assert structure.build_document(root, StructureConfig(), PageLog()).metadata == page_metadata(root)
+        found += len(expected)
+    assert found >= 4  # the probe page has two, real pages the others
+
+
+def test_the_ignorable_ranges_are_the_patterns_characters() -> None:
+    """The C walk looks for ``IGNORABLE``'s characters in the ranges ``char_ranges`` reads
+    from the pattern: exactly the characters it matches."""
+    import re
+
+    ranges = structure.char_ranges(structure.IGNORABLE)
+    assert ranges is not None
+    for c in range(0x110000):
+        assert (structure.IGNORABLE.match(chr(c)) is not None) == any(a <= c <= b for a, b in ranges), hex(c)
+    assert structure.char_ranges(re.compile("[a-z]", re.I)) is None and structure.char_ranges(re.compile("ab")) is None
+
+
+def test_the_c_locator_steps_are_the_pythons() -> None:
+    """``Locators`` names each element's children in C as in Python, on every element of
+    real pages and the probe children."""
+    from kitten import document
+
+    c = document._c_child_steps()
+    if c is None:
+        pytest.skip("kitten._structure is not built")
+    n = 0
+    for body in [etree.fromstring(document.PROBE_CHILDREN), *_bodies(3)]:
+        for el in body.iter(etree.Element):
+            assert c(el) == document.child_steps_python(el), el
+            n += 1
+    assert n > 1000

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 from kitten.config import TablesConfig
-from kitten.document import Block, Document
+from kitten.document import Block, Document, Locators
 from kitten.log import PageLog
 from kitten.resources import classifiers_dir
 from kitten.segment import ends_sentence
@@ -40,13 +41,19 @@ class TableReading:
     """What the tables step found and did for one leaf table."""
 
     index: int
-    locator: str
+    element: Any = field(repr=False, compare=False)  # the table element
+    locate: Locators = field(repr=False, compare=False)  # the document's
     label: str  # "data", "layout", or "too-large" (no grid within the bounds)
     score: float  # the classifier's probability of "data"
     text: str
     grid: Grid | None = field(default=None, repr=False)
     clauses: list[Clause] = field(default_factory=list)
     fixes: list[str] = field(default_factory=list)
+
+    @property
+    def locator(self) -> str:
+        """The table's locator, computed when asked (a text output shows none)."""
+        return self.locate(self.element) or ""
 
     def as_dict(self) -> dict:
         d = {"index": self.index, "locator": self.locator, "class": self.label,
@@ -115,18 +122,20 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
     readings: list[TableReading] = []
     replace: list[tuple[int, int, list[Block]]] = []
     for tb, grid in found:
-        locator = doc.locate(tb.element) or ""
+        def locator(element=tb.element) -> str:  # the table's, made when the log is read
+            return doc.locate(element) or ""
+
         if isinstance(grid, GridTooLarge):
             log.add("tables", "table-too-large", f"read linearly: {grid}", where=locator)
             text = " | ".join(x for x in (tb.caption, *tb.cell_text.values()) if x)
-            readings.append(TableReading(tb.index, locator, "too-large", 0.0, text))
+            readings.append(TableReading(tb.index, tb.element, doc.locate, "too-large", 0.0, text))
             continue
         if grid.clipped:
             log.add("tables", "span-clipped", f"{grid.clipped} spans clipped to the bounds", where=locator)
         if grid.n_rows < 2 or grid.n_cols < 2:
             # one row or one column: layout without asking the model (no such data table
             # in the annotated corpus; the model agrees on all of its 550 examples)
-            readings.append(TableReading(tb.index, locator, "layout", 0.0, table_text(grid)))
+            readings.append(TableReading(tb.index, tb.element, doc.locate, "layout", 0.0, table_text(grid)))
             line = _one_line(grid) if _cells_only(doc.blocks, tb) else None
             if line is not None:  # short cells side by side: one sentence, not a line each
                 replace.append((tb.first, tb.last, [Block("table_row", "tr", tb.element, [line], tb.element)]))
@@ -135,8 +144,8 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
             continue
         v = view(grid)
         score = table_model.proba(table_features(v, tb.embedded))[data_index]
-        reading = TableReading(tb.index, locator, "data" if score >= config.data_threshold else "layout",
-                               score, table_text(grid))
+        label = "data" if score >= config.data_threshold else "layout"
+        reading = TableReading(tb.index, tb.element, doc.locate, label, score, table_text(grid))
         readings.append(reading)
         if reading.label != "data":
             continue
