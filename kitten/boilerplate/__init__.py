@@ -171,7 +171,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
     units, owner = crf_units(doc.blocks, model.settings.units)
-    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules)
+    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules, doc.json_ld)
     marginals = model.marginals_own(own)
     names = model.labels
     other = names.index("other")
