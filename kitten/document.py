@@ -220,6 +220,10 @@ class Document:
     #: element of the tree -> its path in the original page as the HTML5 parser read it
     #: (``kitten/normalizer/origins.py``); None when not asked for (only JSON asks)
     origins: dict[Any, str] | None = field(default=None, repr=False, compare=False)
+    #: the page's JSON-LD ``script`` elements in document order, as the structure step
+    #: found them (``kitten.metadata.json_ld_scripts`` of the whole page); None when not
+    #: known (a document built otherwise: readers then search the tree)
+    json_ld: list | None = field(default=None, repr=False, compare=False)
 
     def original(self, element) -> str | None:
         """The path of ``element`` in the original page, None when unknown (an element

@@ -343,6 +343,7 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
     scripts = [script for child in root if isinstance(child.tag, str)
                for script in (walker.json_ld if child is body else json_ld_scripts(child))]
     doc.metadata = page_metadata(root, scripts)
+    doc.json_ld = scripts
     if not declared:  # the detector reads the text just extracted (<q> marks keep the default's)
         doc.lang = detect(blocks_sample(doc.blocks, LANGUAGE_SAMPLE)) or config.default_language
     for r in doc.removals:

@@ -950,3 +950,35 @@ def test_link_letters_in_c_are_those_of_python() -> None:
         assert i > 1 or len(count(sources, body)) >= 3
 
 
+
+
+def test_gate_reads_the_json_ld_scripts_the_structure_step_found() -> None:
+    """``Document.json_ld`` (the JSON-LD scripts the structure step's walk collected) holds
+    the scripts a search of the whole tree finds, in the same order, in the head, the body
+    and removed containers alike; the features made from them are those made from the
+    search (``scripts`` None), on a page whose articleBody marks blocks and on real pages."""
+    from kitten.boilerplate.crf import model_path
+    from kitten.boilerplate.features import own_features_and_words
+    from kitten.metadata import json_ld_scripts
+
+    body = " ".join(f"word{i} of the declared article body" for i in range(30))
+    ld = '{"@type": "NewsArticle", "articleBody": "%s"}'
+    page = (f'<html><head><title>T</title><script type="application/ld+json">{ld % body}</script></head><body>'
+            f'<nav><a href="/">Home</a><script type="application/ld+json">{{"@graph": [{{"name": "n"}}]}}</script></nav>'
+            f'<div class="story"><p>{body}</p><p>Another paragraph, not declared anywhere at all here.</p>'
+            f'<script type="application/ld+json">{{"headline": "h"}}</script>'
+            f'<script type="application/ld+json">not json</script></div></body></html>')
+    docs = [document(page)]
+    docs += [run_page(Page(p.read_bytes(), p.name), Config(), "json").products["structure"]
+             for p in sorted((CORPORA / "modern" / "html").glob("*"))[:40]]
+    settings = load_model(str(model_path())).settings
+    found = 0
+    for doc in docs:
+        root = doc.blocks[0].source.getroottree().getroot()
+        assert doc.json_ld == list(json_ld_scripts(root))
+        found += len(doc.json_ld)
+        own = own_features_and_words(doc.blocks, settings, doc.lang, "", doc.json_ld)[0]
+        assert own == own_features_and_words(doc.blocks, settings, doc.lang, "")[0]
+    assert len(docs[0].json_ld) == 4
+    assert any("ld.body" in f for f in own_features_and_words(docs[0].blocks, settings, "en", "", docs[0].json_ld)[0])
+    assert found > 4 or not (CORPORA / "modern").is_dir()

@@ -50,7 +50,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Sequence
 
 from kitten.boilerplate.crf import load_model, model_path
 from kitten.boilerplate.features import COMMENTS, own_features_and_words, word_count
@@ -130,7 +130,7 @@ _END_MARK = re.compile("[" + re.escape("".join(_ENDS)) + "]")
 _NO_END_MARK = re.compile(r"[\u0e00-\u0eff\u1780-\u17ff]")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Labelled:
     """One unit the CRF labelled (the gate step's reading, for JSON and dumps)."""
 
@@ -138,7 +138,18 @@ class Labelled:
     label: str
     #: probability that the unit is content (not ``other``)
     probability: float
-    features: tuple[str, ...] = ()
+    #: the unit's own features, as the feature builder made them (its list, not a copy:
+    #: no one changes it after the gate)
+    features: Sequence[str] = ()
+
+    def __init__(self, block: Block, label: str, probability: float, features: Sequence[str] = ()) -> None:
+        # the __init__ dataclasses writes for a frozen class, with the slots set directly
+        # (``_SET_LABELLED``) instead of through object.__setattr__ (one per unit of a page)
+        set_block, set_label, set_probability, set_features = _SET_LABELLED
+        set_block(self, block)
+        set_label(self, label)
+        set_probability(self, probability)
+        set_features(self, features)
 
     def as_dict(self, locate: Locators, features: bool = False) -> dict:
         out = {"label": self.label, "probability": round(self.probability, 4), "kind": self.block.kind,
@@ -146,6 +157,10 @@ class Labelled:
         if features:
             out["features"] = list(self.features)
         return out
+
+
+#: the setters of Labelled's slots (block, label, probability, features)
+_SET_LABELLED = tuple(getattr(Labelled, f.name).__set__ for f in dataclasses.fields(Labelled))
 
 
 def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: str = "",
@@ -156,7 +171,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
     units, owner = crf_units(doc.blocks, model.settings.units)
-    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules)
+    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules, doc.json_ld)
     marginals = model.marginals_own(own)
     names = model.labels
     other = names.index("other")
@@ -188,7 +203,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     cut = f" ({len(units)} units)" if len(units) != len(doc.blocks) else ""
     log.add("gate", "labels", ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
             + f"; {len(doc.blocks) - len(kept)} of {len(doc.blocks)} blocks{cut} dropped")
-    labelled = [Labelled(u, lab, p, tuple(f)) for u, lab, p, f in zip(units, labels, probs, own)]
+    labelled = list(map(Labelled, units, labels, probs, own))
     return dataclasses.replace(doc, blocks=kept, gate=labelled), labelled
 
 
@@ -448,8 +463,11 @@ def _without_datelines(units: list[Block], labels: list[str], texts: list[str], 
     readability-lxml's 0.927), modern 0.953, hand-annotated 0.952, must-drop 96.0%."""
     out = list(labels)
     for i, (u, lab, text) in enumerate(zip(units, labels, texts)):
-        if (lab != "other" and u.kind in ("paragraph", "block") and _TIME_OF_DAY.search(text)
-                and _YEAR.search(text) and len(text.split()) <= DATELINE_WORDS
+        # the word count first (split at most DATELINE_WORDS times: more words leave one
+        # item more), the searches only in short lines
+        if (lab != "other" and u.kind in ("paragraph", "block")
+                and len(text.split(maxsplit=DATELINE_WORDS)) <= DATELINE_WORDS
+                and _TIME_OF_DAY.search(text) and _YEAR.search(text)
                 and not text.rstrip().endswith(_STOPS) and not byline.search(text)):
             out[i] = "other"
     return out

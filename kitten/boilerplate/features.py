@@ -584,11 +584,13 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
 
 
 def own_features_and_words(blocks: list[Block], settings: FeatureSettings = FeatureSettings(), lang: str = "en",
-                           rules: str = "") -> tuple[list[list[str]], list[int], Callable[[], list[bool] | None]]:
+                           rules: str = "", scripts: list | None = None
+                           ) -> tuple[list[list[str]], list[int], Callable[[], list[bool] | None]]:
     """:func:`own_features`, each block's :func:`word_count` (of its facts: the gate's
     rules read it too) and the blocks' :func:`prose_region` to call when the gate's
     fallback needs it (from the contexts and link letters read here when the families
-    count link letters: the page's tree walked once)."""
+    count link letters: the page's tree walked once). ``scripts``: the page's JSON-LD
+    scripts when known (``Document.json_ld``), else the tree is searched for them."""
     if not blocks:
         return [], [], partial(prose_region, blocks)
     fam = frozenset(settings.families)
@@ -618,7 +620,7 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
         if "document" in fam:
             _document(own, facts, div_words, td_words, total_words, names, R, C)
     if "page" in fam:
-        _landmarks(own, blocks, facts, contexts, root, names, C)
+        _landmarks(own, blocks, facts, contexts, root, names, C, scripts)
     if "shallow" in fam:
         _shallow(own, facts, names, R, C, Q)
     region = partial(prose_region, blocks, contexts, facts) if links_read else partial(prose_region, blocks)
@@ -865,7 +867,7 @@ def _first_tokens(facts: list[_Facts], limit: int) -> list[str]:
 
 
 def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root,
-               names: dict, C: tuple[float, ...]) -> None:
+               names: dict, C: tuple[float, ...], scripts: list | None = None) -> None:
     """The ``page`` family, added to each block's list of ``out``: where each block stands
     against what the page says about itself (see the module docstring)."""
     n = len(blocks)
@@ -886,7 +888,7 @@ def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], c
         at = next((i for i, b in enumerate(blocks) if b.tag == "h1"), -1)
     titles = ["title.none"] * n if at < 0 else ["title.before"] * at + ["title.at"] + ["title.after"] * (n - at - 1)
     # the article body a page declares in JSON-LD (schema.org articleBody)
-    body = _ld_body(root)
+    body = _ld_body(root, scripts)
     if body is None:
         declared = ["ld.none"] * n
     else:
@@ -1014,10 +1016,14 @@ def _page_title(root) -> str:
     return "".join(t.itertext()) if t is not None else ""
 
 
-def _ld_body(root) -> frozenset[str] | None:
-    """The words of the ``articleBody`` of the page's JSON-LD (``None`` when it has none)."""
+def _ld_body(root, scripts: list | None = None) -> frozenset[str] | None:
+    """The words of the ``articleBody`` of the page's JSON-LD (``None`` when it has none):
+    of its ``scripts`` when known (``Document.json_ld``), else those found in ``root``
+    (none without a tree)."""
+    if root is None:
+        return None
     words: set[str] = set()
-    for obj in json_ld_objects(root):
+    for obj in json_ld_objects(root, scripts):
         body = obj.get("articleBody")
         if isinstance(body, str):
             words.update(_WORD.findall(body.lower()))
