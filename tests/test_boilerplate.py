@@ -808,6 +808,8 @@ def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
              "  \n\t ", "Ελληνικά ΚΕΦΑΛΑΙΑ 𝟘𝟙 — «quotes»", "“Hello,” she said. (OK) ''", "ǅA Aǅ ÀB 1½ ⅷ ΣΑΣ ﬁ İİ"]
     texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 30))) for _ in range(3000)]
     texts += ["ÿ\u00a0x", "é\u2003é", " a  b ", "a b", "a\tb", "\u3000中\u3000", "Ā é"]
+    ascii_only = "aAzZ09 .,;:!?\"'()[]-_/@#~\x7f\t\n\r\x0b\x0c\x1c\x1f"  # the ASCII paths of the C code
+    texts += ["".join(rnd.choice(ascii_only) for _ in range(rnd.randint(0, 40))) for _ in range(3000)]
     for corpus in ("dragnet", "modern"):
         for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
             texts += [b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")

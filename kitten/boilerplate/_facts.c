@@ -57,6 +57,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 /* str.isupper of the characters [start, end) of a string's ``data`` of ``kind``
@@ -141,6 +142,40 @@ in_set(PyObject *chars, Py_UCS4 ch)
     return PyUnicode_FindChar(chars, ch, 0, PyUnicode_GET_LENGTH(chars), 1) >= 0;
 }
 
+/* in_set with the ASCII characters of ``chars`` looked up in ``ascii`` (bit c of
+   ascii[c >> 6] set for each ASCII character c of chars, :func:`ascii_bits`) */
+static inline int
+in_chars(PyObject *chars, const uint64_t *ascii, Py_UCS4 ch)
+{
+    return ch < 128 ? (int)((ascii[ch >> 6] >> (ch & 63)) & 1) : in_set(chars, ch);
+}
+
+static void
+ascii_bits(PyObject *chars, uint64_t *ascii)
+{
+    ascii[0] = ascii[1] = 0;
+    int kind = PyUnicode_KIND(chars);
+    const void *data = PyUnicode_DATA(chars);
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(chars); i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (ch < 128)
+            ascii[ch >> 6] |= (uint64_t)1 << (ch & 63);
+    }
+}
+
+/* counts[0..3] (alpha, digits, upper, alnum) of an ASCII character ``ch``: what
+   Py_UNICODE_ISALPHA ... give for it, without their table look-ups */
+static inline void
+count_ascii(Py_UCS4 ch, Py_ssize_t *counts)
+{
+    int is_up = ch >= 'A' && ch <= 'Z', is_alpha = is_up || (ch >= 'a' && ch <= 'z');
+    int is_digit = ch >= '0' && ch <= '9';
+    counts[0] += is_alpha;
+    counts[1] += is_digit;
+    counts[2] += is_up;
+    counts[3] += is_alpha || is_digit;
+}
+
 /* is ``ch`` of a script written without spaces (the ranges of _UNSPACED in features.py)? */
 static int
 is_unspaced(Py_UCS4 ch)
@@ -161,6 +196,8 @@ stripped_tokens(PyObject *s, PyObject *chars)
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     int kind = PyUnicode_KIND(s);
     const void *data = PyUnicode_DATA(s);
+    uint64_t ascii[2];
+    ascii_bits(chars, ascii);
     Py_ssize_t k = 0;
     while (k < n) {
         while (k < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, k)))
@@ -171,9 +208,9 @@ stripped_tokens(PyObject *s, PyObject *chars)
         while (end < n && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end)))
             end++;
         Py_ssize_t i = k, j = end;
-        while (i < j && in_set(chars, PyUnicode_READ(kind, data, i)))
+        while (i < j && in_chars(chars, ascii, PyUnicode_READ(kind, data, i)))
             i++;
-        while (j > i && in_set(chars, PyUnicode_READ(kind, data, j - 1)))
+        while (j > i && in_chars(chars, ascii, PyUnicode_READ(kind, data, j - 1)))
             j--;
         PyObject *t = PyUnicode_Substring(s, i, j);
         if (t == NULL || PyList_Append(out, t) < 0) {
@@ -205,30 +242,35 @@ text_facts(PyObject *self, PyObject *args)
     if (stripped == NULL)
         goto error;
 
-    Py_ssize_t alpha = 0, digits = 0, upper = 0, alnum = 0, unspaced = 0, full_stops = 0, stops = 0;
+    Py_ssize_t counts[4] = {0, 0, 0, 0};  /* alpha, digits, upper, alnum */
+    Py_ssize_t unspaced = 0, full_stops = 0, stops = 0;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_UCS4 prev = 0;
+    if (PyUnicode_IS_ASCII(text)) {  /* the ASCII branch of the loop below, on the bytes */
+        const Py_UCS1 *b = (const Py_UCS1 *)data;
+        for (Py_ssize_t i = 0; i < n; prev = b[i], i++) {
+            stops += b[i] == ' ' && (prev == '.' || prev == '!' || prev == '?');
+            count_ascii(b[i], counts);
+        }
+    }
+    else  /* some character is not ASCII */
     for (Py_ssize_t i = 0; i < n; prev = PyUnicode_READ(kind, data, i), i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
         stops += ch == ' ' && (prev == '.' || prev == '!' || prev == '?');
-        if (ch < 128) {  /* what the macros give for ASCII, without their table look-ups */
-            int is_up = ch >= 'A' && ch <= 'Z', is_alpha = is_up || (ch >= 'a' && ch <= 'z');
-            int is_digit = ch >= '0' && ch <= '9';
-            alpha += is_alpha;
-            digits += is_digit;
-            upper += is_up;
-            alnum += is_alpha || is_digit;
+        if (ch < 128) {
+            count_ascii(ch, counts);
             continue;
         }
-        alpha += Py_UNICODE_ISALPHA(ch) != 0;
-        digits += Py_UNICODE_ISDIGIT(ch) != 0;
-        upper += Py_UNICODE_ISUPPER(ch) != 0;
-        alnum += Py_UNICODE_ISALNUM(ch) != 0;
+        counts[0] += Py_UNICODE_ISALPHA(ch) != 0;
+        counts[1] += Py_UNICODE_ISDIGIT(ch) != 0;
+        counts[2] += Py_UNICODE_ISUPPER(ch) != 0;
+        counts[3] += Py_UNICODE_ISALNUM(ch) != 0;
         unspaced += is_unspaced(ch);
         full_stops += ch == 0x3002 || ch == 0xFF01 || ch == 0xFF1F || ch == 0xFF61;
     }
+    Py_ssize_t alpha = counts[0], digits = counts[1], upper = counts[2], alnum = counts[3];
     Py_ssize_t words = n_toks + unspaced / 2, sentences = 0;
     if (words) {
         Py_UCS4 last = PyUnicode_READ(kind, data, n - 1);
