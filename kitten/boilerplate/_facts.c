@@ -224,6 +224,8 @@ stripped_tokens(PyObject *s, PyObject *chars)
     return out;
 }
 
+static PyObject *LOWER;  /* "lower", interned */
+
 static PyObject *
 text_facts(PyObject *self, PyObject *args)
 {
@@ -235,13 +237,6 @@ text_facts(PyObject *self, PyObject *args)
     text = collapsed(raw, &n_toks);
     if (text == NULL)
         goto error;
-    lower = PyObject_CallMethod(text, "lower", NULL);
-    if (lower == NULL)
-        goto error;
-    stripped = stripped_tokens(lower, chars);
-    if (stripped == NULL)
-        goto error;
-
     Py_ssize_t counts[4] = {0, 0, 0, 0};  /* alpha, digits, upper, alnum */
     Py_ssize_t unspaced = 0, full_stops = 0, stops = 0;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
@@ -271,6 +266,14 @@ text_facts(PyObject *self, PyObject *args)
         full_stops += ch == 0x3002 || ch == 0xFF01 || ch == 0xFF1F || ch == 0xFF61;
     }
     Py_ssize_t alpha = counts[0], digits = counts[1], upper = counts[2], alnum = counts[3];
+    /* an ASCII text without upper-case letters is its own lower-case (text.lower() makes
+       an equal string) */
+    lower = PyUnicode_IS_ASCII(text) && !upper ? Py_NewRef(text) : PyObject_CallMethodNoArgs(text, LOWER);
+    if (lower == NULL)
+        goto error;
+    stripped = stripped_tokens(lower, chars);
+    if (stripped == NULL)
+        goto error;
     Py_ssize_t words = n_toks + unspaced / 2, sentences = 0;
     if (words) {
         Py_UCS4 last = PyUnicode_READ(kind, data, n - 1);
@@ -913,7 +916,8 @@ PyInit__facts(void)
 {
     if ((GETPARENT = PyUnicode_InternFromString("getparent")) == NULL || (GET = PyUnicode_InternFromString("get")) == NULL
             || (TAG = PyUnicode_InternFromString("tag")) == NULL || (CLASS = PyUnicode_InternFromString("class")) == NULL
-            || (ID = PyUnicode_InternFromString("id")) == NULL)
+            || (ID = PyUnicode_InternFromString("id")) == NULL
+            || (LOWER = PyUnicode_InternFromString("lower")) == NULL)
         return NULL;
     for (int k = 0; k < N_ATTRS; k++)
         if ((ATTRS[k] = PyUnicode_InternFromString(ATTR_NAMES[k])) == NULL)
