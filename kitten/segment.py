@@ -111,11 +111,10 @@ def _add(out: list[Sentence], block: Block, text: str, offset: int | None,
 #: languages that write ordinal numbers with a full stop ("am 3. Oktober"): a number
 #: of up to three digits before a full stop does not end the sentence there
 ORDINAL_DOT = frozenset("de da nb nn no fi is cs sk sl hr sr bs pl hu et lv lt tr".split())
-#: end punctuation of any script (a quick scan before the full pattern)
-_END_MARK = re.compile("[.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．]")
-#: a run of end marks, written ``[..][..]*`` rather than ``[..]+``: ``re`` scans for the
-#: first character of a pattern that starts with a character class in C, not for one
-#: that starts with a repeat (twice as fast on text without end marks)
+#: a run of end marks of any script (a quick scan before the full pattern), written
+#: ``[..][..]*`` rather than ``[..]+``: ``re`` scans for the first character of a
+#: pattern that starts with a character class in C, not for one that starts with a
+#: repeat (twice as fast on text without end marks)
 _END_RUN = re.compile("[.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．][.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．]*")
 _CLOSE = re.escape("".join(sorted(_CLOSERS)))  # for character classes
 #: a possible sentence end: end punctuation, closing marks and citation markers, then a
@@ -189,9 +188,9 @@ class Splitter:
         """``[start, end)`` of each sentence of ``text`` (white space collapsed)."""
         # most segments: no end mark before the last character (a quick scan), or none
         # followed by a space and a word
-        if len(text) < 4 or not _END_MARK.search(text, 1, len(text) - 1):
+        if len(text) < 4 or (run := _END_RUN.search(text, 1, len(text) - 1)) is None:
             return [(0, len(text))]
-        return self.split(text)
+        return self.split(text, run)
 
     def split(self, text: str, run: re.Match | None = None) -> list[tuple[int, int]]:
         """:meth:`spans` of a text with an end mark before its last character (``run``:
@@ -211,7 +210,8 @@ class Splitter:
                     continue  # "... the positions. the party ...", not "approx. the same"
                 if mark[0] == "." and not mark.startswith("..") and self._no_end(text, at):
                     continue
-            if _ENUMERATOR.fullmatch(text, start, at):
+            # (an enumerator longer than five characters starts with a digit: most sentences are no call)
+            if (at - start <= 5 or text[start].isdigit()) and _ENUMERATOR.fullmatch(text, start, at):
                 continue  # "5. Hemolysis", "IV. Results": a number, not a sentence
             if marks is False:
                 marks = _Marks() if _MARKS.search(text) else None
