@@ -53,7 +53,8 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
             text = "".join(inlines)
             if not (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "):
                 text = " ".join(text.split())  # (collapsed already: printable, no white space but single spaces)
-            if text and not (drop_symbol_only and not has_alnum(text)):
+            # (\w is a letter, a digit or "_": most texts start with one, no search)
+            if text and not (drop_symbol_only and not (text[0].isalnum() or has_alnum(text))):
                 n = len(text)
                 if splitter is None or n < 4 or (run := end_run(text, 1, n - 1)) is None:  # one sentence
                     out.append(Sentence(text if text[-1] in _KEPT_END else punctuate(text), block, 0, n))
