@@ -261,6 +261,9 @@ class _Context:
     def current(self, idx: list[int]) -> list[Block]:
         """The blocks now in the places ``idx`` (rewritten or not)."""
         out, blocks = self.out, self.blocks
+        if len(idx) == 1:  # most items: one block
+            i = idx[0]
+            return list(out[i]) if i in out else [blocks[i]]
         return [b for i in idx for b in (out[i] if i in out else (blocks[i],))]
 
 

@@ -46,17 +46,20 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
     splitter = Splitter(doc.lang, abbreviations(rules, doc.lang)) if config.split_sentences else None
     out: list[Sentence] = []
     joined = 0
-    drop_symbol_only, has_alnum, end_mark = config.drop_symbol_only, _HAS_ALNUM.search, _END_MARK.search
+    drop_symbol_only, has_alnum, end_run = config.drop_symbol_only, _HAS_ALNUM.search, _END_RUN.search
     for block in doc.blocks:
         inlines = block.inlines
         if BR not in inlines and block.kind != "preformatted":  # most blocks: one segment
-            text = " ".join("".join(inlines).split())
-            if text and not (drop_symbol_only and not has_alnum(text)):
+            text = "".join(inlines)
+            if not (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "):
+                text = " ".join(text.split())  # (collapsed already: printable, no white space but single spaces)
+            # (\w is a letter, a digit or "_": most texts start with one, no search)
+            if text and not (drop_symbol_only and not (text[0].isalnum() or has_alnum(text))):
                 n = len(text)
-                if splitter is None or n < 4 or not end_mark(text, 1, n - 1):  # one sentence
+                if splitter is None or n < 4 or (run := end_run(text, 1, n - 1)) is None:  # one sentence
                     out.append(Sentence(text if text[-1] in _KEPT_END else punctuate(text), block, 0, n))
                 else:
-                    _add(out, block, text, 0, splitter.split(text))
+                    _add(out, block, text, 0, splitter.split(text, run))
             continue
         joined += _add_lines(out, block, words, config, splitter)
     if joined:
@@ -109,11 +112,10 @@ def _add(out: list[Sentence], block: Block, text: str, offset: int | None,
 #: languages that write ordinal numbers with a full stop ("am 3. Oktober"): a number
 #: of up to three digits before a full stop does not end the sentence there
 ORDINAL_DOT = frozenset("de da nb nn no fi is cs sk sl hr sr bs pl hu et lv lt tr".split())
-#: end punctuation of any script (a quick scan before the full pattern)
-_END_MARK = re.compile("[.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．]")
-#: a run of end marks, written ``[..][..]*`` rather than ``[..]+``: ``re`` scans for the
-#: first character of a pattern that starts with a character class in C, not for one
-#: that starts with a repeat (twice as fast on text without end marks)
+#: a run of end marks of any script (a quick scan before the full pattern), written
+#: ``[..][..]*`` rather than ``[..]+``: ``re`` scans for the first character of a
+#: pattern that starts with a character class in C, not for one that starts with a
+#: repeat (twice as fast on text without end marks)
 _END_RUN = re.compile("[.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．][.?!…‽‼⁇⁈⁉।॥؟۔።፧။។。！？｡．]*")
 _CLOSE = re.escape("".join(sorted(_CLOSERS)))  # for character classes
 #: a possible sentence end: end punctuation, closing marks and citation markers, then a
@@ -128,19 +130,23 @@ _WORD_CLOSERS = ")]\"'”’»"
 _OPENERS = "\"'“‘«„‚‹(¿¡[「『（【"
 
 
-def _candidates(text: str, pos: int) -> Iterator[re.Match]:
+def _candidates(text: str, pos: int, run: re.Match | None = None) -> Iterator[re.Match]:
     """The possible sentence ends at or after ``pos``, each searched for after the end of
     the one before: runs of end marks are found by a quick scan, and :data:`_CANDIDATE`
-    is tried where each starts (a search with the whole pattern is several times slower)."""
+    is tried where each starts (a search with the whole pattern is several times slower).
+    ``run``: the first run, ``_END_RUN.search(text, pos, len(text) - 1)``, if known."""
     search, match = _END_RUN.search, _CANDIDATE.match
     last = len(text) - 1  # a run that starts there is none: something must follow it
-    while (run := search(text, pos, last)) is not None:
+    if run is None:
+        run = search(text, pos, last)
+    while run is not None:
         m = match(text, run.start())
         if m is None:
             pos = run.end()
         else:
             yield m
             pos = m.end()
+        run = search(text, pos, last)
 
 
 def _last_word(text: str, end: int) -> str:
@@ -183,16 +189,18 @@ class Splitter:
         """``[start, end)`` of each sentence of ``text`` (white space collapsed)."""
         # most segments: no end mark before the last character (a quick scan), or none
         # followed by a space and a word
-        if len(text) < 4 or not _END_MARK.search(text, 1, len(text) - 1):
+        if len(text) < 4 or (run := _END_RUN.search(text, 1, len(text) - 1)) is None:
             return [(0, len(text))]
-        return self.split(text)
+        return self.split(text, run)
 
-    def split(self, text: str) -> list[tuple[int, int]]:
-        """:meth:`spans` of a text with an end mark before its last character."""
+    def split(self, text: str, run: re.Match | None = None) -> list[tuple[int, int]]:
+        """:meth:`spans` of a text with an end mark before its last character (``run``:
+        the first run of end marks, ``_END_RUN.search(text, 1, len(text) - 1)``, when the
+        caller has it)."""
         out = []
         start = 0
-        marks = _Marks() if _MARKS.search(text) else None
-        for m in _candidates(text, 1):
+        marks: _Marks | None | bool = False  # not yet known: made when first needed
+        for m in _candidates(text, 1, run):
             at, end = m.span()
             mark, following = m.group(0, 1)  # following: the first letter or digit after (None after CJK marks)
             if following is None:
@@ -203,8 +211,11 @@ class Splitter:
                     continue  # "... the positions. the party ...", not "approx. the same"
                 if mark[0] == "." and not mark.startswith("..") and self._no_end(text, at):
                     continue
-            if _ENUMERATOR.fullmatch(text, start, at):
+            # (an enumerator longer than five characters starts with a digit: most sentences are no call)
+            if (at - start <= 5 or text[start].isdigit()) and _ENUMERATOR.fullmatch(text, start, at):
                 continue  # "5. Hemolysis", "IV. Results": a number, not a sentence
+            if marks is False:
+                marks = _Marks() if _MARKS.search(text) else None
             if marks is not None and marks.inside(text, end):
                 continue  # '"I went home. Then I slept." He nodded.': one sentence for a reader
             out.append((start, end))
@@ -300,7 +311,7 @@ def _segments(lines: list[tuple[str, int]], words: frozenset[str], join_br: bool
     joins = 0
     previous_breaks = 2
     for text, breaks in lines:
-        line = " ".join(text.split())
+        line = text if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " " else " ".join(text.split())
         if not line:
             previous_breaks = max(previous_breaks, breaks)
             continue
