@@ -257,5 +257,12 @@ class Sentence:
         return self.block.kind
 
 
+def slot_setters(cls) -> tuple:
+    """The setters of the slots of a frozen, slotted dataclass's fields, in field order:
+    for an ``__init__`` that sets them directly instead of through
+    ``object.__setattr__`` (a class made once per sentence or unit of every page)."""
+    return tuple(getattr(cls, f.name).__set__ for f in fields(cls))
+
+
 #: the setters of Sentence's slots (text, block, start, end)
-_SET_SENTENCE = tuple(getattr(Sentence, f.name).__set__ for f in fields(Sentence))
+_SET_SENTENCE = slot_setters(Sentence)

@@ -83,7 +83,7 @@ from kitten.config import ListsConfig, SegmentConfig
 from kitten.document import BR, Block, Document, Locators
 from kitten.log import PageLog
 from kitten.resources import lines, rules_dir, word_list
-from kitten.segment import ends_sentence, segment
+from kitten.segment import collapsed, ends_sentence, segment
 
 #: event kind of a removed link-list item (message: the item text; where: the list locator)
 LINK_ITEM_REMOVED = "link-item-removed"
@@ -163,7 +163,7 @@ class ListReading:
         before any rewriting, white space collapsed."""
         out = []
         for blocks, decision, bullet in self.decisions:
-            d = {"text": _collapse(" ".join(b.text() for b in blocks)), "decision": decision}
+            d = {"text": collapsed(" ".join(b.text() for b in blocks)), "decision": decision}
             if bullet:
                 d["bullet"] = True
             out.append(d)
@@ -389,7 +389,7 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
         found = tuple(item_blocks)
         # 1. link items of link lists
         if link_list and (counts := links.get(item)) is not None and counts.only():
-            text = _collapse(" ".join([b.text() for b in item_blocks]))
+            text = collapsed(" ".join([b.text() for b in item_blocks]))
             if _fewer_words(text, config.link_item_words):
                 removed.append(text)
                 decisions.append((found, LINK_ITEM_REMOVED, False))
@@ -424,12 +424,12 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
     if found is None:
         return reading("plain", "no introductory clause: items read one per segment")
     p, head, clause = found
-    kept = [(item, bs, idx) for item, bs, idx in kept if any(_collapse(b.text()) for b in bs)]
+    kept = [(item, bs, idx) for item, bs, idx in kept if any(collapsed(b.text()) for b in bs)]
     if not kept:
         return reading("plain", "every item removed: the clause stays as it is", clause)
     if not config.flatten:
         return reading("plain", "introductory clause found, [lists] flatten = false", clause)
-    texts = [_collapse(" ".join(b.text() for b in bs)) for _, bs, _ in kept]
+    texts = [collapsed(" ".join(b.text() for b in bs)) for _, bs, _ in kept]
     all_idx = [i for _, _, idx in kept for i in idx]
     trigger = _trigger(clause, ctx.triggers)
     if trigger and (_labelled(texts) or _sentences(texts, ctx.subjects)):
@@ -498,7 +498,7 @@ def _make(lst: _List, text: str) -> Block:
 
 def _lines(item_blocks: list[Block]) -> list[str]:
     """The non-empty texts of an item's blocks, white space collapsed."""
-    return [t for t in (_collapse(b.text()) for b in item_blocks) if t]
+    return [t for t in (collapsed(b.text()) for b in item_blocks) if t]
 
 
 def _sentence_blocks(lst: _List, texts: list[str]) -> list[Block]:
@@ -629,10 +629,6 @@ def _fewer_words(text: str, n: int) -> bool:
     return len(tokens) < n or sum(1 for w in tokens if _ALNUM.search(w)) < n
 
 
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
-
-
 @lru_cache(maxsize=8)
 def _bullet_pattern(rules: str) -> re.Pattern:
     """One pattern of all the bullets of ``rules/bullets.txt``, anchored at the start."""
@@ -678,7 +674,7 @@ def _clause_before(start: int, ctx: _Context) -> tuple[int, list[Block], str] | 
     if BR in block.inlines:  # the last line, as segmentation would cut it
         parts = [s.text for s in segment(Document([block], ctx.lang), SegmentConfig(), PageLog(), ctx.rules)]
     else:
-        parts = [_collapse(text)]
+        parts = [collapsed(text)]
     if not parts or not parts[-1].endswith(":"):
         return None
     before, clause = _last_sentence(parts[-1])
@@ -790,7 +786,7 @@ def _pair_definitions(lst: _List, kept, out: dict[int, list[Block]], consumed: s
         if local == "dt":
             if used_terms:
                 terms, used_terms = [], False
-            text = _collapse(" ".join(b.text() for b in item_blocks))
+            text = collapsed(" ".join(b.text() for b in item_blocks))
             if text:
                 terms.append((text, idx))
             continue
@@ -800,7 +796,7 @@ def _pair_definitions(lst: _List, kept, out: dict[int, list[Block]], consumed: s
         if ends_sentence(term):
             continue
         first = item_blocks[0]
-        definition = _collapse(first.text())
+        definition = collapsed(first.text())
         if not definition:
             continue
         joined = f"{term} {definition}" if term.endswith(":") else f"{term}: {definition}"

@@ -50,9 +50,7 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
     for block in doc.blocks:
         inlines = block.inlines
         if BR not in inlines and block.kind != "preformatted":  # most blocks: one segment
-            text = "".join(inlines)
-            if not (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "):
-                text = " ".join(text.split())  # (collapsed already: printable, no white space but single spaces)
+            text = collapsed("".join(inlines))
             # (\w is a letter, a digit or "_": most texts start with one, no search)
             if text and not (drop_symbol_only and not (text[0].isalnum() or has_alnum(text))):
                 n = len(text)
@@ -107,6 +105,15 @@ def _add(out: list[Sentence], block: Block, text: str, offset: int | None,
             out.append(Sentence(piece, block))
         else:
             out.append(Sentence(piece, block, offset + start, offset + end))
+
+
+def collapsed(text: str) -> str:
+    """``text`` with its white space collapsed (``" ".join(text.split())``), without the
+    split and join when there is nothing to collapse: a printable text (no white space
+    but spaces) with no double, leading or trailing space."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
 
 
 #: languages that write ordinal numbers with a full stop ("am 3. Oktober"): a number
@@ -311,7 +318,7 @@ def _segments(lines: list[tuple[str, int]], words: frozenset[str], join_br: bool
     joins = 0
     previous_breaks = 2
     for text, breaks in lines:
-        line = text if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " " else " ".join(text.split())
+        line = collapsed(text)
         if not line:
             previous_breaks = max(previous_breaks, breaks)
             continue

@@ -189,12 +189,8 @@ def _reads_like_navigation(el, letters: int) -> bool:
     if letters < 30:
         return True
     c = _c_reader("navigation_measures")
-    if c is not None:
-        links, longest = c(el)
-        return 2 * links >= letters or longest <= 80
-    if 2 * sum(_alnum("".join(a.itertext())) for a in el.iter(_NS + "a")) >= letters:
-        return True
-    return max((len(t.strip()) for t in _visible_text(el)), default=0) <= 80
+    links, longest = c(el) if c is not None else navigation_measures_python(el)
+    return 2 * links >= letters or longest <= 80
 
 
 def navigation_measures_python(el) -> tuple[int, int]:

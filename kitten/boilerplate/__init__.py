@@ -56,7 +56,7 @@ from kitten.boilerplate.crf import load_model, model_path
 from kitten.boilerplate.features import COMMENTS, own_features_and_words, word_count
 from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig, TablesConfig
-from kitten.document import Block, Document, Locators
+from kitten.document import Block, Document, Locators, slot_setters
 from kitten.lists import link_letters
 from kitten.log import PageLog
 from kitten.resources import lines
@@ -160,7 +160,7 @@ class Labelled:
 
 
 #: the setters of Labelled's slots (block, label, probability, features)
-_SET_LABELLED = tuple(getattr(Labelled, f.name).__set__ for f in dataclasses.fields(Labelled))
+_SET_LABELLED = slot_setters(Labelled)
 
 
 def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: str = "",
