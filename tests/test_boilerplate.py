@@ -794,8 +794,9 @@ def test_character_counts_split_at_ascii_are_the_counts_of_the_whole_text() -> N
 
 
 def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
-    """``_facts.text_facts`` (C) gives what the Python fallback of ``text_facts`` gives, on
-    made-up texts and on the blocks of 20 Dragnet and 20 modern pages."""
+    """``_facts.text_facts`` and ``_facts.block_facts`` (C) give what the Python fallbacks
+    of ``text_facts`` and ``block_facts`` give, on made-up texts and on the blocks of 20
+    Dragnet and 20 modern pages."""
     import random
 
     from kitten.boilerplate import features
@@ -815,8 +816,43 @@ def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
             texts += [b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
                       .products["structure"].blocks]
     in_c = [features.text_facts(t) for t in texts]
+    sources = [object() for _ in texts]  # link letters: some over, some under the letters
+    links = {el: k % 7 for k, el in enumerate(sources) if k % 3}
+    facts_in_c = features.block_facts(texts, sources, links)
+    assert all(type(f) is features._Facts for f in facts_in_c)
     monkeypatch.setattr(features, "_facts", None)
     assert [features.text_facts(t) for t in texts] == in_c
+    assert features.block_facts(texts, sources, links) == facts_in_c
+
+
+def test_dates_and_times_in_c_are_those_of_the_expressions() -> None:
+    """``_facts.ascii_dates`` (C) answers what ``_DATE`` and ``_TIME`` answer, on ASCII
+    texts made of date-like pieces (digit runs around separators, month names in every
+    case, white space of every kind, word characters that break a boundary) and on the
+    blocks of 20 Dragnet and 20 CLEANEVAL pages."""
+    import random
+
+    from kitten.boilerplate import features
+
+    if features._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    rnd = random.Random(0)
+    chars = "0123456789 ./-:aAjJnNfFeEbBmMrRpPyYuUlLgGsSoOcCtTvVdDxX_,\t\x0b\x1c\x1f"
+    pieces = ["jan", "Feb", "MAR", "april", "may.", "Sept", "dec", "12", "1", "2024", "12345", "3.4.5", "10:30",
+              "1:5", "123:45", "x12", "12x", "_9", "-", "/", ".", " ", "  ", "\t", "\x1c"]
+    texts = ["".join(rnd.choice(chars) for _ in range(rnd.randint(0, 25))) for _ in range(20000)]
+    texts += ["".join(rnd.choice(pieces) + rnd.choice(["", " ", ".", "/"]) for _ in range(rnd.randint(0, 8)))
+              for _ in range(20000)]
+    for corpus in ("dragnet", "cleaneval-final"):
+        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+            texts += [b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
+                      .products["structure"].blocks if b.text().isascii()]
+    found = [0, 0]
+    for text in texts:
+        expected = (bool(features._DATE.search(text)), bool(features._TIME.search(text)))
+        assert features._facts.ascii_dates(text) == expected, text
+        found = [found[0] + expected[0], found[1] + expected[1]]
+    assert min(found) > 100  # both matched often, not only refused
 
 
 def test_content_family_in_c_is_that_of_python() -> None:
@@ -825,7 +861,6 @@ def test_content_family_in_c_is_that_of_python() -> None:
     import random
 
     from kitten.boilerplate import features
-    from kitten.document import Block
 
     if features._facts is None:
         pytest.skip("kitten.boilerplate._facts is not built")
@@ -836,7 +871,7 @@ def test_content_family_in_c_is_that_of_python() -> None:
     texts += [" ".join(rnd.choice(words) if rnd.random() < 0.3 else
                        "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 8)))
                        for _ in range(rnd.randint(0, 12))) for _ in range(2000)]
-    facts = [features._block_facts(Block("paragraph", "p", None, [t]), {}) for t in texts]
+    facts = features.block_facts(texts, [None] * len(texts), {})
     settings = features.FeatureSettings()
     R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
     names = features._feature_names(R, C, Q)

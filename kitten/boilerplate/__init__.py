@@ -171,7 +171,8 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
     units, owner = crf_units(doc.blocks, model.settings.units)
-    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules, doc.json_ld)
+    texts = [u.text() for u in units]
+    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules, doc.json_ld, texts)
     marginals = model.marginals_own(own)
     names = model.labels
     other = names.index("other")
@@ -180,7 +181,6 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     probs: list[float] = (1.0 - marginals[:, other]).tolist()
     likeliest = marginals[:, content].argmax(axis=1).tolist()
     labels = [names[content[k]] if p >= config.keep_threshold else "other" for p, k in zip(probs, likeliest)]
-    texts = [u.text() for u in units]
     prose = [_sentence_words(t, n) for t, n in zip(texts, words)]
     labels = _with_sibling_prose(units, labels, prose, words, probs)
     cues = _teaser_cues(rules)

@@ -21,6 +21,17 @@
  * Characters are classified with the macros str's own methods use (Py_UNICODE_ISALPHA
  * ...), so the figures cannot differ from the Python loop's.
  *
+ * block_facts(texts, sources, links, strip, cls) -> list: the ``_Facts`` (``cls``, a named
+ * tuple) of each block of a page from its text's facts as above, its link letters
+ * min(links.get(source, 0), alnum) and (upper_initial, all_upper, with_digit) as one
+ * tuple: ``_block_facts`` of features.py (its Python fallback) for all blocks in one call.
+ *
+ * ascii_dates(text) -> (date, time): whether features.py's ``_DATE`` and ``_TIME`` match an
+ * ASCII ``text`` somewhere, without the regular-expression engine: each alternative's
+ * backtracking worked out by hand (a digit run of bounded length followed by a
+ * separator, a space or a word's end must be the whole run), with re's ASCII classes
+ * (\w letters, digits and _, \s white space and \x1c-\x1f, re.I's [a-z] the ASCII letters).
+ *
  * content(own, facts, stop, names, ratios, counts, end_stop): the ``content`` family's
  * features up to ``end.*`` for every block of a page whose stop-word list is known
  * (``_content_counts`` in features.py, the Python loop it replaces, operation for
@@ -226,12 +237,11 @@ stripped_tokens(PyObject *s, PyObject *chars)
 
 static PyObject *LOWER;  /* "lower", interned */
 
-static PyObject *
-text_facts(PyObject *self, PyObject *args)
+/* the facts of ``raw`` (``chars``: the punctuation stripped from the tokens), as
+   text_facts returns them, into ``out`` (13 new references, in text_facts' order) */
+static int
+facts_of(PyObject *raw, PyObject *chars, PyObject **out)
 {
-    PyObject *raw, *chars;
-    if (!PyArg_ParseTuple(args, "UU", &raw, &chars))
-        return NULL;
     PyObject *text = NULL, *lower = NULL, *stripped = NULL;
     Py_ssize_t n_toks;
     text = collapsed(raw, &n_toks);
@@ -297,12 +307,99 @@ text_facts(PyObject *self, PyObject *args)
             start = end + 1;
         }
     }
-    return Py_BuildValue("(NNnNnnnnnnnnn)", text, lower, n_toks, stripped, alpha, digits, upper, alnum,
-                         upper_initial, all_upper, with_digit, words, sentences);
+    out[0] = text;
+    out[1] = lower;
+    out[3] = stripped;
+    Py_ssize_t ints[13] = {0, 0, n_toks, 0, alpha, digits, upper, alnum, upper_initial, all_upper, with_digit,
+                           words, sentences};
+    for (int k = 0; k < 13; k++) {
+        if (k == 0 || k == 1 || k == 3)
+            continue;
+        if ((out[k] = PyLong_FromSsize_t(ints[k])) == NULL) {
+            for (int j = 0; j < k; j++)
+                Py_DECREF(out[j]);
+            return -1;
+        }
+    }
+    return 0;
 error:
     Py_XDECREF(text);
     Py_XDECREF(lower);
     Py_XDECREF(stripped);
+    return -1;
+}
+
+static PyObject *
+text_facts(PyObject *self, PyObject *args)
+{
+    PyObject *raw, *chars, *v[13];
+    if (!PyArg_ParseTuple(args, "UU", &raw, &chars))
+        return NULL;
+    if (facts_of(raw, chars, v) < 0)
+        return NULL;
+    PyObject *out = PyTuple_New(13);
+    if (out == NULL) {
+        for (int k = 0; k < 13; k++)
+            Py_DECREF(v[k]);
+        return NULL;
+    }
+    for (int k = 0; k < 13; k++)
+        PyTuple_SET_ITEM(out, k, v[k]);
+    return out;
+}
+
+/* the positions in text_facts' tuple of the fields of features.py's _Facts, in its order
+   (-1: link_letters, -2: token_counts, made here) */
+static const int FACTS_ORDER[12] = {0, 1, 2, 3, 11, -1, 7, 4, 5, 6, -2, 12};
+
+static PyObject *
+block_facts(PyObject *self, PyObject *args)
+{
+    PyObject *texts, *sources, *links, *chars, *cls;
+    if (!PyArg_ParseTuple(args, "O!O!O!UO!", &PyList_Type, &texts, &PyList_Type, &sources, &PyDict_Type, &links,
+                          &chars, &PyType_Type, &cls))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    if (PyList_GET_SIZE(sources) != n || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_ValueError, "texts and sources differ in length, or cls is not a tuple type");
+        return NULL;
+    }
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *raw = PyList_GET_ITEM(texts, i), *v[13];
+        if (!PyUnicode_Check(raw)) {
+            PyErr_SetString(PyExc_TypeError, "a block's text is not a str");
+            goto error;
+        }
+        if (facts_of(raw, chars, v) < 0)
+            goto error;
+        PyObject *f = ((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, 12);
+        PyObject *counts = PyTuple_Pack(3, v[8], v[9], v[10]);
+        PyObject *found = PyDict_GetItemWithError(links, PyList_GET_ITEM(sources, i));  /* borrowed */
+        Py_ssize_t link = found == NULL ? 0 : PyLong_AsSsize_t(found);
+        Py_ssize_t letters = PyLong_AsSsize_t(v[7]);
+        PyObject *ll = PyErr_Occurred() ? NULL : PyLong_FromSsize_t(link < letters ? link : letters);
+        if (f == NULL || counts == NULL || ll == NULL) {
+            Py_XDECREF(f);
+            Py_XDECREF(counts);
+            Py_XDECREF(ll);
+            for (int k = 0; k < 13; k++)
+                Py_DECREF(v[k]);
+            goto error;
+        }
+        for (int k = 0; k < 12; k++) {
+            int at = FACTS_ORDER[k];
+            PyTuple_SET_ITEM(f, k, at == -1 ? ll : at == -2 ? counts : Py_NewRef(v[at]));
+        }
+        for (int k = 0; k < 13; k++)
+            Py_DECREF(v[k]);
+        PyList_SET_ITEM(out, i, f);
+    }
+    return out;
+error:
+    Py_DECREF(out);
     return NULL;
 }
 
@@ -888,10 +985,159 @@ error:
     return NULL;
 }
 
+/* ASCII character classes of Python's re for str patterns: \w, \d, \s */
+static int
+re_word(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int
+re_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int
+re_space(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+}
+
+static int
+re_alpha(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* the length of the run of ASCII digits at b[i] */
+static Py_ssize_t
+digit_run(const unsigned char *b, Py_ssize_t n, Py_ssize_t i)
+{
+    Py_ssize_t k = i;
+    while (k < n && re_digit(b[k]))
+        k++;
+    return k - i;
+}
+
+/* is b[i] the end of a word (\b after a word character, or the end)? */
+static int
+word_ends(const unsigned char *b, Py_ssize_t n, Py_ssize_t i)
+{
+    return i >= n || !re_word(b[i]);
+}
+
+/* does a month's abbreviation (jan ... dec, any case) start at b[i]? */
+static int
+month_at(const unsigned char *b, Py_ssize_t n, Py_ssize_t i)
+{
+    static const char *months[12] = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                     "dec"};
+    if (i + 3 > n)
+        return 0;
+    char low[3];
+    for (int k = 0; k < 3; k++)
+        low[k] = (char)(b[i + k] >= 'A' && b[i + k] <= 'Z' ? b[i + k] + 32 : b[i + k]);
+    for (int m = 0; m < 12; m++)
+        if (low[0] == months[m][0] && low[1] == months[m][1] && low[2] == months[m][2])
+            return 1;
+    return 0;
+}
+
+/* _DATE of features.py matches the ASCII text b[0:n] somewhere (its three alternatives,
+   the backtracking of each worked out: a digit run of a bounded length must be the whole
+   run, as the character after it must be a separator, white space or a word's end) */
+static int
+ascii_date(const unsigned char *b, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (i > 0 && re_word(b[i - 1]))
+            continue;  /* no \b before b[i] */
+        if (re_digit(b[i])) {
+            Py_ssize_t r = digit_run(b, n, i), j;
+            /* \d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b */
+            if (r <= 4 && i + r < n && (b[i + r] == '.' || b[i + r] == '/' || b[i + r] == '-')) {
+                j = i + r + 1;
+                Py_ssize_t r2 = digit_run(b, n, j);
+                if (r2 >= 1 && r2 <= 2 && j + r2 < n
+                        && (b[j + r2] == '.' || b[j + r2] == '/' || b[j + r2] == '-')) {
+                    j += r2 + 1;
+                    Py_ssize_t r3 = digit_run(b, n, j);
+                    if (r3 >= 1 && r3 <= 4 && word_ends(b, n, j + r3))
+                        return 1;
+                }
+            }
+            /* \d{1,2}\s+(?:jan|...|dec) */
+            if (r <= 2) {
+                j = i + r;
+                if (j < n && re_space(b[j])) {
+                    while (j < n && re_space(b[j]))
+                        j++;
+                    if (month_at(b, n, j))
+                        return 1;
+                }
+            }
+        }
+        else if (month_at(b, n, i)) {
+            /* (?:jan|...|dec)[a-z]*\.?\s+\d{1,2}\b */
+            Py_ssize_t j = i + 3;
+            while (j < n && re_alpha(b[j]))
+                j++;
+            if (j < n && b[j] == '.')
+                j++;
+            if (j < n && re_space(b[j])) {
+                while (j < n && re_space(b[j]))
+                    j++;
+                Py_ssize_t r = digit_run(b, n, j);
+                if (r >= 1 && r <= 2 && word_ends(b, n, j + r))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* _TIME of features.py (\b\d{1,2}:\d{2}\b) matches the ASCII text b[0:n] somewhere */
+static int
+ascii_time(const unsigned char *b, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!re_digit(b[i]) || (i > 0 && re_word(b[i - 1])))
+            continue;
+        Py_ssize_t r = digit_run(b, n, i);
+        if (r <= 2 && i + r < n && b[i + r] == ':' && digit_run(b, n, i + r + 1) == 2
+                && word_ends(b, n, i + r + 3))
+            return 1;
+        i += r - 1;  /* no \b inside the run */
+    }
+    return 0;
+}
+
+static PyObject *
+ascii_dates(PyObject *self, PyObject *args)
+{
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U", &text))
+        return NULL;
+    if (!PyUnicode_IS_ASCII(text)) {
+        PyErr_SetString(PyExc_ValueError, "ascii_dates reads ASCII texts only");
+        return NULL;
+    }
+    const unsigned char *b = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    return Py_BuildValue("(OO)", ascii_date(b, n) ? Py_True : Py_False, ascii_time(b, n) ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
      "text_facts(raw, strip) -> (text, lower, tokens, stripped, alpha, digits, upper, alnum, "
      "upper_initial, all_upper, with_digit): see kitten/boilerplate/features.py"},
+    {"ascii_dates", ascii_dates, METH_VARARGS,
+     "ascii_dates(text) -> (date, time): does _DATE, does _TIME of kitten/boilerplate/features.py match "
+     "the ASCII text somewhere"},
+    {"block_facts", block_facts, METH_VARARGS,
+     "block_facts(texts, sources, links, strip, cls) -> list: each block's _Facts, "
+     "see _block_facts in kitten/boilerplate/features.py"},
     {"content", content, METH_VARARGS,
      "content(own, facts, stop, names, ratios, counts, end_stop): the content family up to end.*, "
      "see kitten/boilerplate/features.py"},

@@ -84,7 +84,7 @@ from bisect import bisect_right
 from operator import itemgetter, methodcaller
 from dataclasses import asdict, dataclass
 from functools import lru_cache, partial
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from lxml import etree
 
@@ -274,7 +274,7 @@ _DIVS = frozenset(("div", "section", "article", "main", "td", "body", "form", "c
 _NO_CONTEXT: tuple = ((), (), (), (), (), None, None)
 
 
-def block_contexts(blocks: list[Block], body) -> list[tuple]:
+def block_contexts(blocks: list[Block], body, sources: list | None = None) -> list[tuple]:
     """``(chain, names, inherited, above, own, div, td)`` of each block's source element
     (:data:`_NO_CONTEXT` for a block without one): the elements from ``body`` (excluded)
     down to it (included) and their original names; the ``container.*`` features of
@@ -282,8 +282,10 @@ def block_contexts(blocks: list[Block], body) -> list[tuple]:
     ``container.<tag>``); the nearest ``div``-like and ``td``/``th`` element of the chain
     (``None`` when there is none). Each element's context is computed once, from its
     parent's (:func:`_child_context`): in C (``_facts.contexts``) when the extension is
-    built, else :func:`_python_contexts`, the same tuples."""
-    sources = [b.source for b in blocks]
+    built, else :func:`_python_contexts`, the same tuples. ``sources``: the blocks'
+    source elements when the caller has them."""
+    if sources is None:
+        sources = [b.source for b in blocks]
     if _facts is not None:
         return _facts.contexts(sources, body, _marks, _TD, _DIVS, _NO_CONTEXT)
     return _python_contexts(sources, body)
@@ -349,9 +351,9 @@ def _marks(tag, cls: str | None, id_: str | None) -> tuple[str, tuple[str, ...],
     return tag, marks, marks[1:]
 
 
-@dataclass(slots=True)
-class _Facts:
-    """What the families read of one block, computed once (:func:`_block_facts`)."""
+class _Facts(NamedTuple):
+    """What the families read of one block, computed once (:func:`block_facts`; a named
+    tuple, so that the C extension makes it without a Python call per block)."""
 
     text: str  # white space collapsed to single spaces
     lower: str  # ``text`` lower-cased
@@ -584,13 +586,14 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
 
 
 def own_features_and_words(blocks: list[Block], settings: FeatureSettings = FeatureSettings(), lang: str = "en",
-                           rules: str = "", scripts: list | None = None
+                           rules: str = "", scripts: list | None = None, texts: list[str] | None = None
                            ) -> tuple[list[list[str]], list[int], Callable[[], list[bool] | None]]:
     """:func:`own_features`, each block's :func:`word_count` (of its facts: the gate's
     rules read it too) and the blocks' :func:`prose_region` to call when the gate's
     fallback needs it (from the contexts and link letters read here when the families
     count link letters: the page's tree walked once). ``scripts``: the page's JSON-LD
-    scripts when known (``Document.json_ld``), else the tree is searched for them."""
+    scripts when known (``Document.json_ld``), else the tree is searched for them;
+    ``texts``: the blocks' ``text()`` when the caller has them."""
     if not blocks:
         return [], [], partial(prose_region, blocks)
     fam = frozenset(settings.families)
@@ -599,8 +602,9 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
     body = root.find(_NS + "body") if root is not None else None
     links_read = "shallow" in fam or "group" in fam
     links = _link_letters(blocks, body) if links_read else {}
-    contexts = block_contexts(blocks, body)
-    facts = [_block_facts(b, links) for b in blocks]
+    sources = [b.source for b in blocks]
+    contexts = block_contexts(blocks, body, sources)
+    facts = block_facts([b.text() for b in blocks] if texts is None else texts, sources, links)
     names = _feature_names(R, C, Q)
     own: list[list[str]] = [[] for _ in blocks]
     if "markup" in fam:
@@ -627,11 +631,20 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
     return own, [f.words for f in facts], region
 
 
-def _block_facts(b: Block, links: dict) -> _Facts:
-    """The :class:`_Facts` of ``b`` (``links``: letters inside links per source element,
-    :func:`_link_letters`)."""
-    text, lower, tokens, stripped, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(b.text())
-    return _Facts(text, lower, tokens, stripped, words, min(links.get(b.source, 0), letters), letters, alpha,
+def block_facts(texts: list[str], sources: list, links: dict) -> list[_Facts]:
+    """The :class:`_Facts` of each block of a page from its text (``Block.text()``) and
+    source element (``links``: letters inside links per source element,
+    :func:`_link_letters`): in C (``_facts.block_facts``, one call a page) when the
+    extension is built, else :func:`_block_facts` per block, the same tuples."""
+    if _facts is not None:
+        return _facts.block_facts(texts, sources, links, _STRIP, _Facts)
+    return list(map(_block_facts, texts, sources, [links] * len(texts)))
+
+
+def _block_facts(raw: str, source, links: dict) -> _Facts:
+    """The :class:`_Facts` of a block of text ``raw`` and source element ``source``."""
+    text, lower, tokens, stripped, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(raw)
+    return _Facts(text, lower, tokens, stripped, words, min(links.get(source, 0), letters), letters, alpha,
                   digits, upper, (ui, au, dg), sentences)
 
 
@@ -760,14 +773,20 @@ _PATTERN_CUES = re.compile(r"://|www|@|©|\(c\)|copyright|rights reserved")
 def _patterns(out: list[str], f: _Facts) -> None:
     """``regexp.url``, ``regexp.date``, ``regexp.time``, ``regexp.email``,
     ``regexp.copyright``: each expression only where a string it cannot match without
-    is found (the same features, a fraction of the regular-expression work)."""
+    is found (the same features, a fraction of the regular-expression work); dates and
+    times of an ASCII text matched in C (``_facts.ascii_dates``, the same answers)."""
     text, folded = f.text, f.lower
     if ("://" in text or "www" in folded) and _URL.search(text):
         out.append("regexp.url")
     if f.digits:
-        if (_DATE_NUMERIC.search(text) or _MONTH.search(folded)) and _DATE.search(text):
+        if _facts is not None and text.isascii():  # the same answers, without the regex engine
+            date, time_ = _facts.ascii_dates(text)
+        else:
+            date = bool((_DATE_NUMERIC.search(text) or _MONTH.search(folded)) and _DATE.search(text))
+            time_ = ":" in text and bool(_TIME.search(text))
+        if date:
             out.append("regexp.date")
-        if ":" in text and _TIME.search(text):
+        if time_:
             out.append("regexp.time")
     if "@" in text and _EMAIL.search(text):
         out.append("regexp.email")
@@ -978,8 +997,9 @@ def prose_region(blocks: list[Block], contexts: list[tuple] | None = None,
     if contexts is None or facts is None:
         body = blocks[0].source.getroottree().getroot().find(_NS + "body")
         links = _link_letters(blocks, body)
-        contexts = block_contexts(blocks, body)
-        facts = [_block_facts(b, links) for b in blocks]
+        sources = [b.source for b in blocks]
+        contexts = block_contexts(blocks, body, sources)
+        facts = block_facts([b.text() for b in blocks], sources, links)
     return _region([c[0] for c in contexts], [f.words for f in facts],
                    [f.link_letters / f.letters if f.letters else 0.0 for f in facts],
                    [not NOT_MAIN.isdisjoint(c[2]) for c in contexts])
