@@ -48,15 +48,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable, Sequence
+from functools import lru_cache, partial
+from typing import Callable, NamedTuple, Sequence
 
 from kitten.boilerplate.crf import load_model, model_path
 from kitten.boilerplate.features import COMMENTS, own_features_and_words, word_count
 from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig, TablesConfig
-from kitten.document import Block, Document, Locators, slot_setters
+from kitten.document import Block, Document, Locators
 from kitten.lists import link_letters
 from kitten.log import PageLog
 from kitten.resources import lines
@@ -130,9 +129,10 @@ _END_MARK = re.compile("[" + re.escape("".join(_ENDS)) + "]")
 _NO_END_MARK = re.compile(r"[\u0e00-\u0eff\u1780-\u17ff]")
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Labelled:
-    """One unit the CRF labelled (the gate step's reading, for JSON and dumps)."""
+class Labelled(NamedTuple):
+    """One unit the CRF labelled (the gate step's reading, for JSON and dumps). A named
+    tuple: the gate makes one per unit of every page, all in one C-level call
+    (:func:`_labelled`)."""
 
     block: Block
     label: str
@@ -142,15 +142,6 @@ class Labelled:
     #: no one changes it after the gate)
     features: Sequence[str] = ()
 
-    def __init__(self, block: Block, label: str, probability: float, features: Sequence[str] = ()) -> None:
-        # the __init__ dataclasses writes for a frozen class, with the slots set directly
-        # (``_SET_LABELLED``) instead of through object.__setattr__ (one per unit of a page)
-        set_block, set_label, set_probability, set_features = _SET_LABELLED
-        set_block(self, block)
-        set_label(self, label)
-        set_probability(self, probability)
-        set_features(self, features)
-
     def as_dict(self, locate: Locators, features: bool = False) -> dict:
         out = {"label": self.label, "probability": round(self.probability, 4), "kind": self.block.kind,
                "locator": locate(self.block.source) or "", "text": " ".join(self.block.text().split())}
@@ -159,8 +150,9 @@ class Labelled:
         return out
 
 
-#: the setters of Labelled's slots (block, label, probability, features)
-_SET_LABELLED = slot_setters(Labelled)
+def _labelled(units: list[Block], labels: list[str], probs: list[float], own: list[list[str]]) -> list[Labelled]:
+    """A :class:`Labelled` per unit: ``Labelled(*fields)`` without a Python call each."""
+    return list(map(partial(tuple.__new__, Labelled), zip(units, labels, probs, own)))
 
 
 def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: str = "",
@@ -203,7 +195,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     cut = f" ({len(units)} units)" if len(units) != len(doc.blocks) else ""
     log.add("gate", "labels", ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
             + f"; {len(doc.blocks) - len(kept)} of {len(doc.blocks)} blocks{cut} dropped")
-    labelled = list(map(Labelled, units, labels, probs, own))
+    labelled = _labelled(units, labels, probs, own)
     return dataclasses.replace(doc, blocks=kept, gate=labelled), labelled
 
 
