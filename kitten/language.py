@@ -134,20 +134,32 @@ def page_stop_words(tokens: list[str], lang: str, rules: str = "") -> tuple[str,
     covers the most tokens when it fits the text (:data:`FIT`), or that of ``lang`` when
     it covers almost as many (:data:`DECLARED_SHARE`), else ``None`` (a language without a list, or a script
     without spaces between words: the caller falls back to features that need none).
-    Returns the list's language and its words."""
-    group_of, languages = stop_word_index(rules)
+    Returns the list's language and its words. The first :data:`CHOICE_TOKENS` tokens
+    are counted per group of :func:`stop_word_index`, then :func:`stop_words_of_counts` chooses."""
+    group_of, _ = stop_word_index(rules)
     sample = tokens[:CHOICE_TOKENS]
-    if not sample:
+    groups = Counter(map(group_of.get, sample))  # in the order each group's first word comes
+    groups.pop(None, None)
+    return stop_words_of_counts(groups, len(sample), lang, rules)
+
+
+def stop_words_of_counts(groups: dict[int, int], n_tokens: int, lang: str,
+                         rules: str = "") -> tuple[str, frozenset[str]] | None:
+    """What :func:`page_stop_words` returns for a sample of ``n_tokens`` tokens of which
+    ``groups[g]`` are words of group ``g`` of :func:`stop_word_index` (the groups in the
+    order their first word comes in the sample, those without a word left out): a pure
+    function of the counts, so that they may be counted elsewhere (in C by the gate)."""
+    if not n_tokens:
         return None
+    _, languages = stop_word_index(rules)
     # each language's count, its languages in the order their first word comes in the
-    # sample (the order max() breaks ties by): the tokens counted per group first
+    # sample (the order max() breaks ties by)
     counts: dict[str, int] = {}
-    for g, k in Counter(map(group_of.get, sample)).items():
-        if g is not None:
-            for code in languages[g]:
-                counts[code] = counts.get(code, 0) + k
+    for g, k in groups.items():
+        for code in languages[g]:
+            counts[code] = counts.get(code, 0) + k
     best = max(counts, key=lambda c: (counts[c], c == lang), default="")
-    if not best or counts[best] < FIT * len(sample):
+    if not best or counts[best] < FIT * n_tokens:
         return None
     if counts.get(lang, 0) >= DECLARED_SHARE * counts[best]:
         best = lang  # the declared language, unless another list fits clearly better

@@ -877,11 +877,87 @@ def test_content_family_in_c_is_that_of_python() -> None:
     names = features._feature_names(R, C, Q)
     stop = frozenset(["the", "of", "and"])
     in_c: list[list[str]] = [[] for _ in facts]
-    features._facts.content(in_c, facts, stop, tuple(names[p] for p in features.CONTENT_NAMES),
+    features._facts.content(in_c, facts, features._stop_table(stop), features._STRIP,
+                            tuple(names[p] for p in features.CONTENT_NAMES),
                             features._below(R), features._below(C), features._END_STOP_CHARS)
     in_python: list[list[str]] = [[] for _ in facts]
     features._content_counts(in_python, facts, stop, names, R, C)
     assert in_c == in_python
+
+
+def test_stop_words_in_c_are_those_of_python(monkeypatch) -> None:
+    """The stop words counted in C on the blocks' ``lower`` texts (``_facts.stop_groups``
+    for the choice of the page's list, ``_facts.content`` for each block's count) are
+    those the Python fallback counts on :func:`stripped_tokens`: the same groups in the
+    same order, the same list chosen for every declared language, the same features, on
+    made-up pages (stop words of several languages and scripts with the punctuation of
+    ``_STRIP`` at their ends, tokens of punctuation only, odd white space, pages cut at
+    the sample limit inside a block) and on the blocks of 20 Dragnet and 20 modern pages."""
+    import random
+    from collections import Counter
+
+    from kitten.boilerplate import features
+    from kitten.language import page_stop_words, stop_word_index
+    from kitten.resources import word_list
+
+    if features._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    rnd = random.Random(0)
+    group_of, _ = stop_word_index()
+    vocabulary = sorted(word_list("", "en", "stopwords.txt"))[:60]
+    for code in ("de", "fr", "ru", "el", "ar", "hi", "tr", "pl", "nl", "it", "es", "sv"):
+        vocabulary += rnd.sample(sorted(word_list("", code, "stopwords.txt")), 25)
+    vocabulary += ["The", "ŞI", "İ", "Straße", "中文", "x", "𝟘", "ǅ", "ﬁ", "caf\u00e9", "cafe\u0301"]
+    strip = features._STRIP
+    spaces = [" ", " ", " ", "  ", "\t", "\n", "\u00a0", "\u3000", "\x1c", "\u2003"]
+
+    def token() -> str:
+        word = rnd.choice(vocabulary) if rnd.random() < 0.7 else "".join(
+            rnd.choice("aéZ9ß中ΣIİ-_/") for _ in range(rnd.randint(1, 6)))
+        if rnd.random() < 0.1:
+            return "".join(rnd.choice(strip) for _ in range(rnd.randint(1, 3)))  # empty once stripped
+        left = "".join(rnd.choice(strip) for _ in range(rnd.randint(0, 2)) if rnd.random() < 0.3)
+        right = "".join(rnd.choice(strip) for _ in range(rnd.randint(0, 2)) if rnd.random() < 0.3)
+        return left + word + right
+
+    pages = [[rnd.choice(spaces).join(token() for _ in range(rnd.randint(0, 30))) + rnd.choice(["", " "])
+              for _ in range(rnd.randint(0, 25))] for _ in range(400)]
+    pages += [["", " ", "...", "« »"], ["the of and"] * 1200, ["der die und", "the of", "le la les"] * 300]
+    for corpus in ("dragnet", "modern"):
+        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+            pages.append([b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
+                          .products["structure"].blocks])
+    settings = features.FeatureSettings()
+    R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
+    names = features._feature_names(R, C, Q)
+    content_names = tuple(names[p] for p in features.CONTENT_NAMES)
+    index = features._index_table("")
+    in_c = []
+    for texts in pages:
+        facts = features.block_facts(texts, [None] * len(texts), {})
+        tokens = [t for f in facts for t in features.stripped_tokens(f.lower)]
+        for limit in (0, 1, 7, 50, 3000, 10 ** 6):
+            groups = Counter(map(group_of.get, tokens[:limit]))
+            groups.pop(None, None)
+            counted = features._facts.stop_groups(facts, index, strip, limit)
+            assert (list(counted[0].items()), counted[1]) == (list(groups.items()), min(limit, len(tokens)))
+        chosen = [features._page_stop_words(facts, lang, "") for lang in ("en", "de", "fr", "ru", "zz")]
+        lists = {c[1] for c in chosen if c} | {word_list("", "en", "stopwords.txt"), frozenset(vocabulary)}
+        for stop in sorted(lists, key=len):
+            own: list[list[str]] = [[] for _ in facts]
+            features._facts.content(own, facts, features._stop_table(stop), strip, content_names,
+                                    features._below(R), features._below(C), features._END_STOP_CHARS)
+            python: list[list[str]] = [[] for _ in facts]
+            features._content_counts(python, facts, stop, names, R, C)
+            assert own == python
+        in_c.append((texts, chosen))
+    assert sum(1 for _, chosen in in_c if chosen[0] and chosen[0][0] != "en") > 20  # other lists chosen too
+    monkeypatch.setattr(features, "_facts", None)
+    for texts, chosen in in_c:
+        facts = features.block_facts(texts, [None] * len(texts), {})
+        assert [features._page_stop_words(facts, lang, "") for lang in ("en", "de", "fr", "ru", "zz")] == chosen
+        tokens = features._first_tokens(facts, features.CHOICE_TOKENS)
+        assert page_stop_words(tokens, "de") == chosen[1]
 
 
 def test_feature_sums_in_c_are_numpys_to_the_last_bit(monkeypatch) -> None:

@@ -1,14 +1,13 @@
 /* The per-block text facts of the boilerplate gate's features, in C.
  *
- * text_facts(raw, strip) -> (text, lower, tokens, stripped, alpha, digits, upper, alnum,
- *                            upper_initial, all_upper, with_digit, words, sentences)
+ * text_facts(raw) -> (text, lower, tokens, alpha, digits, upper, alnum, upper_initial,
+ *                     all_upper, with_digit, words, sentences)
  *
  * The same values as kitten/boilerplate/features.py's Python fallback
  * (``_python_text_facts``), operation for operation:
  *   tokens   len(raw.split())
  *   text     " ".join(raw.split()) (made in one pass, without the tokens' strings)
  *   lower    text.lower()
- *   stripped [t.strip(strip) for t in lower.split()]
  *   alpha, digits, upper, alnum: the characters of text for which str.isalpha,
  *            str.isdigit, str.isupper, str.isalnum is true
  *   upper_initial, all_upper, with_digit: the tokens whose first character is
@@ -21,7 +20,7 @@
  * Characters are classified with the macros str's own methods use (Py_UNICODE_ISALPHA
  * ...), so the figures cannot differ from the Python loop's.
  *
- * block_facts(texts, sources, links, strip, cls) -> list: the ``_Facts`` (``cls``, a named
+ * block_facts(texts, sources, links, cls) -> list: the ``_Facts`` (``cls``, a named
  * tuple) of each block of a page from its text's facts as above, its link letters
  * min(links.get(source, 0), alnum) and (upper_initial, all_upper, with_digit) as one
  * tuple: ``_block_facts`` of features.py (its Python fallback) for all blocks in one call.
@@ -32,12 +31,31 @@
  * separator, a space or a word's end must be the whole run), with re's ASCII classes
  * (\w letters, digits and _, \s white space and \x1c-\x1f, re.I's [a-z] the ASCII letters).
  *
- * content(own, facts, stop, names, ratios, counts, end_stop): the ``content`` family's
- * features up to ``end.*`` for every block of a page whose stop-word list is known
- * (``_content_counts`` in features.py, the Python loop it replaces, operation for
- * operation): appended to each block's list of ``own``. ``names``: the tuple of name
- * lists of CONTENT_NAMES' prefixes, in order; ``ratios``, ``counts``: the thresholds
- * with -inf first (``_below``); a value's name is names[bisect_right(below, v) - 1].
+ * Stop words are counted without a string per token: a block's stripped tokens are
+ * [t.strip(strip) for t in lower.split()] (``strip``: features.py's ``_STRIP``; empty ones
+ * kept), read in place in ``lower`` (:c:func:`lookup_kind`) and looked up by their
+ * characters in a word table (:c:type:`WordTable`, open addressing over the words' UTF-8
+ * bytes; the hash is of the code points, so a token of any string kind finds its word).
+ *
+ * word_table(words) -> capsule: the word table of the dict ``words`` (str -> int in
+ * 0 .. 2**31-1), made once per list (features.py caches them): the page's stop-word
+ * list (value 0 for each word) for ``content``, ``kitten.language.stop_word_index``'s
+ * words -> groups for ``stop_groups``.
+ *
+ * stop_groups(facts, table, strip, limit) -> (counts, n): the first ``limit`` stripped
+ * tokens of the blocks' ``lower`` (``_Facts``; a block's tokens cut at the limit): ``n``,
+ * how many there are, and ``counts``, how many have each value of ``table`` (a dict
+ * value -> count, the values in the order their first token comes; tokens not in the
+ * table not counted): ``Counter(map(group_of.get, sample))`` less None, as
+ * ``kitten.language.page_stop_words`` counts its sample, for ``stop_words_of_counts``.
+ *
+ * content(own, facts, stop, strip, names, ratios, counts, end_stop): the ``content``
+ * family's features up to ``end.*`` for every block of a page whose stop-word list is
+ * known (``stop``: its word table; ``_content_counts`` in features.py, the Python loop it
+ * replaces, operation for operation): appended to each block's list of ``own``.
+ * ``names``: the tuple of name lists of CONTENT_NAMES' prefixes, in order; ``ratios``,
+ * ``counts``: the thresholds with -inf first (``_below``); a value's name is
+ * names[bisect_right(below, v) - 1].
  *
  * feature_sums(own, index, weights, out): each block's sum of the weight rows of its
  * features (``Scorer.sums`` in crf.py, whose numpy fallback it replaces): out[i] =
@@ -147,31 +165,46 @@ collapsed(PyObject *s, Py_ssize_t *n_toks)
     return out;
 }
 
-static int
-in_set(PyObject *chars, Py_UCS4 ch)
-{
-    return PyUnicode_FindChar(chars, ch, 0, PyUnicode_GET_LENGTH(chars), 1) >= 0;
-}
-
-/* in_set with the ASCII characters of ``chars`` looked up in ``ascii`` (bit c of
-   ascii[c >> 6] set for each ASCII character c of chars, :func:`ascii_bits`) */
-static inline int
-in_chars(PyObject *chars, const uint64_t *ascii, Py_UCS4 ch)
-{
-    return ch < 128 ? (int)((ascii[ch >> 6] >> (ch & 63)) & 1) : in_set(chars, ch);
-}
+/* the characters stripped from the ends of tokens (features.py's ``_STRIP``): bit c of
+   low[c >> 6] set for each one c < 256, the others in ``high`` (``n_high`` of them; -1:
+   more than fit, looked up in the string ``chars`` itself) */
+typedef struct {
+    uint64_t low[4];
+    Py_UCS4 high[8];
+    int n_high;
+    PyObject *chars;  /* borrowed */
+} Strip;
 
 static void
-ascii_bits(PyObject *chars, uint64_t *ascii)
+strip_of(PyObject *chars, Strip *st)
 {
-    ascii[0] = ascii[1] = 0;
+    memset(st, 0, sizeof(Strip));
+    st->chars = chars;
     int kind = PyUnicode_KIND(chars);
     const void *data = PyUnicode_DATA(chars);
     for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(chars); i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        if (ch < 128)
-            ascii[ch >> 6] |= (uint64_t)1 << (ch & 63);
+        if (ch < 256)
+            st->low[ch >> 6] |= (uint64_t)1 << (ch & 63);
+        else if (st->n_high >= 0 && st->n_high < 8)
+            st->high[st->n_high++] = ch;
+        else
+            st->n_high = -1;
     }
+}
+
+/* is ``ch`` one of the characters of ``st``? */
+static inline int
+is_stripped(const Strip *st, Py_UCS4 ch)
+{
+    if (ch < 256)
+        return (int)((st->low[ch >> 6] >> (ch & 63)) & 1);
+    if (st->n_high < 0)
+        return PyUnicode_FindChar(st->chars, ch, 0, PyUnicode_GET_LENGTH(st->chars), 1) >= 0;
+    for (int k = 0; k < st->n_high; k++)
+        if (st->high[k] == ch)
+            return 1;
+    return 0;
 }
 
 /* counts[0..3] (alpha, digits, upper, alnum) of an ASCII character ``ch``: what
@@ -196,53 +229,333 @@ is_unspaced(Py_UCS4 ch)
         || (ch >= 0xF900 && ch <= 0xFAFF);
 }
 
-/* [t.strip(chars) for t in s.split()]: each white-space token of ``s`` with the
-   characters of ``chars`` stripped from its ends (empty ones kept), one substring each */
-static PyObject *
-stripped_tokens(PyObject *s, PyObject *chars)
+/* Word tables: a set of words (each with a value, 0 .. 2^31-1) looked up by the
+   characters of a token, without making the token's string. Open addressing with linear
+   probing over twice as many slots as words (a power of two); a slot holds the upper half
+   of the word's 64-bit hash (``tag``) and where its entry starts in ``blob`` (+1; 0: an
+   empty slot); an entry is the value (int32), the length of the word in UTF-8 (uint32),
+   the UTF-8 bytes (lone surrogates in 3 bytes, as "surrogatepass"), padded to 4 bytes.
+   The hash is of the code points, so a word matches a token of any string kind. */
+typedef struct {
+    uint32_t tag, at;
+} WordSlot;
+
+typedef struct {
+    size_t mask;  /* slots - 1 */
+    WordSlot *slots;
+    unsigned char *blob;
+    Py_ssize_t n_values;  /* the largest value + 1 */
+} WordTable;
+
+static const char WORD_TABLE[] = "kitten.boilerplate._facts.WordTable";
+
+/* the UTF-8 bytes of ``c`` into ``b``, their number */
+static inline int
+utf8_of(Py_UCS4 c, unsigned char *b)
 {
-    PyObject *out = PyList_New(0);
-    if (out == NULL)
-        return NULL;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    int kind = PyUnicode_KIND(s);
-    const void *data = PyUnicode_DATA(s);
-    uint64_t ascii[2];
-    ascii_bits(chars, ascii);
-    Py_ssize_t k = 0;
-    while (k < n) {
+    if (c < 0x80) {
+        b[0] = (unsigned char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        b[0] = (unsigned char)(0xC0 | (c >> 6));
+        b[1] = (unsigned char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        b[0] = (unsigned char)(0xE0 | (c >> 12));
+        b[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+        b[2] = (unsigned char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    b[0] = (unsigned char)(0xF0 | (c >> 18));
+    b[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+    b[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+    b[3] = (unsigned char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* the 64-bit hash of a word: FNV-1a over its code points (FNV_STEP from FNV_START),
+   then murmur3's finalizer (hash_end) so that the low bits, the slot, are mixed */
+#define FNV_START 0xcbf29ce484222325ULL
+#define FNV_STEP(h, c) (((h) ^ (uint64_t)(c)) * 0x100000001b3ULL)
+
+static inline uint64_t
+hash_end(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* is the entry ``e`` (of a word table's blob) the word of the characters [i, j)? */
+static inline int
+same_word(const unsigned char *e, int kind, const void *data, Py_ssize_t i, Py_ssize_t j)
+{
+    uint32_t len, p = 0;
+    memcpy(&len, e + 4, 4);
+    const unsigned char *key = e + 8;
+    for (; i < j; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 0x80) {  /* one byte */
+            if (p == len || key[p] != c)
+                return 0;
+            p++;
+            continue;
+        }
+        unsigned char b[4];
+        uint32_t nb = (uint32_t)utf8_of(c, b);
+        if (len - p < nb)
+            return 0;
+        for (uint32_t q = 0; q < nb; q++)
+            if (key[p + q] != b[q])
+                return 0;
+        p += nb;
+    }
+    return p == len;
+}
+
+/* the value of the word of the characters [i, j) of ``data`` of ``kind`` (``h``: its
+   hash) in ``t``, -1 when it is not there */
+static inline int32_t
+word_value(const WordTable *t, uint64_t h, int kind, const void *data, Py_ssize_t i, Py_ssize_t j)
+{
+    uint32_t tag = (uint32_t)(h >> 32);
+    for (size_t s = (size_t)h & t->mask;; s = (s + 1) & t->mask) {
+        uint32_t at = t->slots[s].at;
+        if (at == 0)
+            return -1;
+        if (t->slots[s].tag == tag && same_word(t->blob + at - 1, kind, data, i, j)) {
+            int32_t v;
+            memcpy(&v, t->blob + at - 1, 4);
+            return v;
+        }
+    }
+}
+
+/* the stripped tokens of a string's ``data`` of ``kind`` and length ``n`` (at most
+   ``limit`` of them) looked up in ``t``: how many are in it (``hits``) and, with
+   ``counts``, how many have each value (``order``: the values in the order they come
+   first, ``n_order`` of them); returns the tokens read. The tokens are those of
+   [t.strip(chars) for t in s.split()] (``st``: the characters of ``chars``), each read
+   once: the hash of its characters from the first one not stripped is kept at each
+   character not stripped, so that the last one kept is that of the stripped token.
+   Inlined with ``kind`` a constant (:c:func:`lookup_tokens`), so that each string kind
+   gets its own loop without a test of the kind per character. */
+static inline __attribute__((always_inline)) Py_ssize_t
+lookup_kind(const int kind, const void *data, Py_ssize_t n, const Strip *st, const WordTable *t, Py_ssize_t limit,
+            Py_ssize_t *hits, Py_ssize_t *counts, int32_t *order, Py_ssize_t *n_order)
+{
+    Py_ssize_t k = 0, read = 0;
+    while (read < limit) {
         while (k < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, k)))
             k++;
         if (k == n)
             break;
-        Py_ssize_t end = k;
-        while (end < n && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end)))
-            end++;
-        Py_ssize_t i = k, j = end;
-        while (i < j && in_chars(chars, ascii, PyUnicode_READ(kind, data, i)))
-            i++;
-        while (j > i && in_chars(chars, ascii, PyUnicode_READ(kind, data, j - 1)))
-            j--;
-        PyObject *t = PyUnicode_Substring(s, i, j);
-        if (t == NULL || PyList_Append(out, t) < 0) {
-            Py_XDECREF(t);
-            Py_DECREF(out);
+        Py_UCS4 c;
+        while (k < n && !Py_UNICODE_ISSPACE(c = PyUnicode_READ(kind, data, k)) && is_stripped(st, c))
+            k++;  /* stripped from the start */
+        Py_ssize_t a = k, b = k;
+        uint64_t h = FNV_START, kept = FNV_START;
+        while (k < n && !Py_UNICODE_ISSPACE(c = PyUnicode_READ(kind, data, k))) {
+            h = FNV_STEP(h, c);
+            k++;
+            if (!is_stripped(st, c)) {  /* the token ends here unless a character kept follows */
+                kept = h;
+                b = k;
+            }
+        }
+        read++;
+        int32_t v = word_value(t, hash_end(kept), kind, data, a, b);
+        if (v < 0)
+            continue;
+        *hits += 1;
+        if (counts != NULL && counts[v]++ == 0)
+            order[(*n_order)++] = v;
+    }
+    return read;
+}
+
+/* lookup_kind for the kind of the string ``s`` */
+static Py_ssize_t
+lookup_tokens(PyObject *s, const Strip *st, const WordTable *t, Py_ssize_t limit, Py_ssize_t *hits,
+              Py_ssize_t *counts, int32_t *order, Py_ssize_t *n_order)
+{
+    const void *data = PyUnicode_DATA(s);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    switch (PyUnicode_KIND(s)) {
+    case PyUnicode_1BYTE_KIND:
+        return lookup_kind(PyUnicode_1BYTE_KIND, data, n, st, t, limit, hits, counts, order, n_order);
+    case PyUnicode_2BYTE_KIND:
+        return lookup_kind(PyUnicode_2BYTE_KIND, data, n, st, t, limit, hits, counts, order, n_order);
+    default:
+        return lookup_kind(PyUnicode_4BYTE_KIND, data, n, st, t, limit, hits, counts, order, n_order);
+    }
+}
+
+static void
+free_word_table(PyObject *capsule)
+{
+    WordTable *t = PyCapsule_GetPointer(capsule, WORD_TABLE);
+    if (t != NULL) {
+        PyMem_Free(t->slots);
+        PyMem_Free(t->blob);
+        PyMem_Free(t);
+    }
+}
+
+/* the bytes of a word's entry in a blob (value, length, UTF-8 padded to 4) */
+static size_t
+entry_size(PyObject *word)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
+    int kind = PyUnicode_KIND(word);
+    const void *data = PyUnicode_DATA(word);
+    size_t bytes = 0;
+    unsigned char b[4];
+    for (Py_ssize_t i = 0; i < n; i++)
+        bytes += (size_t)utf8_of(PyUnicode_READ(kind, data, i), b);
+    return 8 + ((bytes + 3) & ~(size_t)3);
+}
+
+/* word_table(words) -> capsule: the word table of the dict ``words`` (str -> int) */
+static PyObject *
+word_table(PyObject *self, PyObject *args)
+{
+    PyObject *words, *key, *value;
+    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &words))
+        return NULL;
+    Py_ssize_t n = PyDict_GET_SIZE(words), pos = 0;
+    size_t slots = 8, blob_size = 0;
+    while (slots < 2 * (size_t)n)
+        slots *= 2;
+    long largest = -1;
+    while (PyDict_Next(words, &pos, &key, &value)) {
+        long v = PyLong_Check(value) ? PyLong_AsLong(value) : -1;
+        if (!PyUnicode_Check(key) || v < 0 || v > INT32_MAX) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "word_table takes a dict of str -> int in 0 .. 2**31-1");
             return NULL;
         }
-        Py_DECREF(t);
-        k = end;
+        if (v > largest)
+            largest = v;
+        blob_size += entry_size(key);
     }
+    if (blob_size >= UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "too many words for a word table");
+        return NULL;
+    }
+    WordTable *t = PyMem_Calloc(1, sizeof(WordTable));
+    if (t == NULL)
+        return PyErr_NoMemory();
+    t->mask = slots - 1;
+    t->n_values = largest + 1;
+    t->slots = PyMem_Calloc(slots, sizeof(WordSlot));
+    t->blob = PyMem_Calloc(blob_size ? blob_size : 1, 1);
+    if (t->slots == NULL || t->blob == NULL) {
+        PyMem_Free(t->slots);
+        PyMem_Free(t->blob);
+        PyMem_Free(t);
+        return PyErr_NoMemory();
+    }
+    size_t off = 0;
+    pos = 0;
+    while (PyDict_Next(words, &pos, &key, &value)) {
+        Py_ssize_t len = PyUnicode_GET_LENGTH(key);
+        int kind = PyUnicode_KIND(key);
+        const void *data = PyUnicode_DATA(key);
+        int32_t v = (int32_t)PyLong_AsLong(value);
+        uint32_t bytes = 0;
+        for (Py_ssize_t i = 0; i < len; i++)
+            bytes += (uint32_t)utf8_of(PyUnicode_READ(kind, data, i), t->blob + off + 8 + bytes);
+        memcpy(t->blob + off, &v, 4);
+        memcpy(t->blob + off + 4, &bytes, 4);
+        uint64_t h = FNV_START;
+        for (Py_ssize_t i = 0; i < len; i++)
+            h = FNV_STEP(h, PyUnicode_READ(kind, data, i));
+        h = hash_end(h);
+        size_t s = (size_t)h & t->mask;
+        while (t->slots[s].at != 0)
+            s = (s + 1) & t->mask;
+        t->slots[s].tag = (uint32_t)(h >> 32);
+        t->slots[s].at = (uint32_t)off + 1;
+        off += 8 + ((bytes + 3) & ~(uint32_t)3);
+    }
+    PyObject *capsule = PyCapsule_New(t, WORD_TABLE, free_word_table);
+    if (capsule == NULL) {
+        PyMem_Free(t->slots);
+        PyMem_Free(t->blob);
+        PyMem_Free(t);
+    }
+    return capsule;
+}
+
+static PyObject *LOWER;  /* "lower", interned (the method, and the attribute of _Facts) */
+
+/* stop_groups(facts, table, strip, limit) -> (counts, n): the first ``limit`` tokens of
+   the blocks' ``lower`` texts (a block's tokens cut at the limit), each stripped of the
+   characters of ``strip``: how many (n), and how many have each value of the word table
+   ``table`` (a dict value -> count, the values in the order their first token comes) */
+static PyObject *
+stop_groups(PyObject *self, PyObject *args)
+{
+    PyObject *facts, *capsule, *chars;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "O!OUn", &PyList_Type, &facts, &capsule, &chars, &limit))
+        return NULL;
+    WordTable *t = PyCapsule_GetPointer(capsule, WORD_TABLE);
+    if (t == NULL)
+        return NULL;
+    Py_ssize_t *counts = PyMem_Calloc(t->n_values ? t->n_values : 1, sizeof(Py_ssize_t));
+    int32_t *order = PyMem_Calloc(t->n_values ? t->n_values : 1, sizeof(int32_t));
+    PyObject *found = NULL, *out = NULL;
+    if (counts == NULL || order == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Strip st;
+    strip_of(chars, &st);
+    Py_ssize_t seen = 0, n_order = 0, hits = 0;
+    for (Py_ssize_t b = 0; b < PyList_GET_SIZE(facts) && seen < limit; b++) {
+        PyObject *lower = PyObject_GetAttr(PyList_GET_ITEM(facts, b), LOWER);
+        if (lower == NULL)
+            goto done;
+        if (!PyUnicode_Check(lower)) {
+            Py_DECREF(lower);
+            PyErr_SetString(PyExc_TypeError, "a block's lower is not a str");
+            goto done;
+        }
+        seen += lookup_tokens(lower, &st, t, limit - seen, &hits, counts, order, &n_order);
+        Py_DECREF(lower);
+    }
+    found = PyDict_New();
+    if (found == NULL)
+        goto done;
+    for (Py_ssize_t k = 0; k < n_order; k++) {
+        PyObject *key = PyLong_FromLong(order[k]), *count = PyLong_FromSsize_t(counts[order[k]]);
+        int r = key && count ? PyDict_SetItem(found, key, count) : -1;
+        Py_XDECREF(key);
+        Py_XDECREF(count);
+        if (r < 0)
+            goto done;
+    }
+    out = Py_BuildValue("(On)", found, seen);
+done:
+    Py_XDECREF(found);
+    PyMem_Free(counts);
+    PyMem_Free(order);
     return out;
 }
 
-static PyObject *LOWER;  /* "lower", interned */
-
-/* the facts of ``raw`` (``chars``: the punctuation stripped from the tokens), as
-   text_facts returns them, into ``out`` (13 new references, in text_facts' order) */
+/* the facts of ``raw``, as text_facts returns them, into ``out`` (12 new references, in
+   text_facts' order) */
 static int
-facts_of(PyObject *raw, PyObject *chars, PyObject **out)
+facts_of(PyObject *raw, PyObject **out)
 {
-    PyObject *text = NULL, *lower = NULL, *stripped = NULL;
+    PyObject *text = NULL, *lower = NULL;
     Py_ssize_t n_toks;
     text = collapsed(raw, &n_toks);
     if (text == NULL)
@@ -281,9 +594,6 @@ facts_of(PyObject *raw, PyObject *chars, PyObject **out)
     lower = PyUnicode_IS_ASCII(text) && !upper ? Py_NewRef(text) : PyObject_CallMethodNoArgs(text, LOWER);
     if (lower == NULL)
         goto error;
-    stripped = stripped_tokens(lower, chars);
-    if (stripped == NULL)
-        goto error;
     Py_ssize_t words = n_toks + unspaced / 2, sentences = 0;
     if (words) {
         Py_UCS4 last = PyUnicode_READ(kind, data, n - 1);
@@ -309,12 +619,9 @@ facts_of(PyObject *raw, PyObject *chars, PyObject **out)
     }
     out[0] = text;
     out[1] = lower;
-    out[3] = stripped;
-    Py_ssize_t ints[13] = {0, 0, n_toks, 0, alpha, digits, upper, alnum, upper_initial, all_upper, with_digit,
+    Py_ssize_t ints[12] = {0, 0, n_toks, alpha, digits, upper, alnum, upper_initial, all_upper, with_digit,
                            words, sentences};
-    for (int k = 0; k < 13; k++) {
-        if (k == 0 || k == 1 || k == 3)
-            continue;
+    for (int k = 2; k < 12; k++) {
         if ((out[k] = PyLong_FromSsize_t(ints[k])) == NULL) {
             for (int j = 0; j < k; j++)
                 Py_DECREF(out[j]);
@@ -325,39 +632,38 @@ facts_of(PyObject *raw, PyObject *chars, PyObject **out)
 error:
     Py_XDECREF(text);
     Py_XDECREF(lower);
-    Py_XDECREF(stripped);
     return -1;
 }
 
 static PyObject *
 text_facts(PyObject *self, PyObject *args)
 {
-    PyObject *raw, *chars, *v[13];
-    if (!PyArg_ParseTuple(args, "UU", &raw, &chars))
+    PyObject *raw, *v[12];
+    if (!PyArg_ParseTuple(args, "U", &raw))
         return NULL;
-    if (facts_of(raw, chars, v) < 0)
+    if (facts_of(raw, v) < 0)
         return NULL;
-    PyObject *out = PyTuple_New(13);
+    PyObject *out = PyTuple_New(12);
     if (out == NULL) {
-        for (int k = 0; k < 13; k++)
+        for (int k = 0; k < 12; k++)
             Py_DECREF(v[k]);
         return NULL;
     }
-    for (int k = 0; k < 13; k++)
+    for (int k = 0; k < 12; k++)
         PyTuple_SET_ITEM(out, k, v[k]);
     return out;
 }
 
 /* the positions in text_facts' tuple of the fields of features.py's _Facts, in its order
    (-1: link_letters, -2: token_counts, made here) */
-static const int FACTS_ORDER[12] = {0, 1, 2, 3, 11, -1, 7, 4, 5, 6, -2, 12};
+static const int FACTS_ORDER[11] = {0, 1, 2, 10, -1, 6, 3, 4, 5, -2, 11};
 
 static PyObject *
 block_facts(PyObject *self, PyObject *args)
 {
-    PyObject *texts, *sources, *links, *chars, *cls;
-    if (!PyArg_ParseTuple(args, "O!O!O!UO!", &PyList_Type, &texts, &PyList_Type, &sources, &PyDict_Type, &links,
-                          &chars, &PyType_Type, &cls))
+    PyObject *texts, *sources, *links, *cls;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyList_Type, &texts, &PyList_Type, &sources, &PyDict_Type, &links,
+                          &PyType_Type, &cls))
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(texts);
     if (PyList_GET_SIZE(sources) != n || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
@@ -368,32 +674,32 @@ block_facts(PyObject *self, PyObject *args)
     if (out == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *raw = PyList_GET_ITEM(texts, i), *v[13];
+        PyObject *raw = PyList_GET_ITEM(texts, i), *v[12];
         if (!PyUnicode_Check(raw)) {
             PyErr_SetString(PyExc_TypeError, "a block's text is not a str");
             goto error;
         }
-        if (facts_of(raw, chars, v) < 0)
+        if (facts_of(raw, v) < 0)
             goto error;
-        PyObject *f = ((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, 12);
-        PyObject *counts = PyTuple_Pack(3, v[8], v[9], v[10]);
+        PyObject *f = ((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, 11);
+        PyObject *counts = PyTuple_Pack(3, v[7], v[8], v[9]);
         PyObject *found = PyDict_GetItemWithError(links, PyList_GET_ITEM(sources, i));  /* borrowed */
         Py_ssize_t link = found == NULL ? 0 : PyLong_AsSsize_t(found);
-        Py_ssize_t letters = PyLong_AsSsize_t(v[7]);
+        Py_ssize_t letters = PyLong_AsSsize_t(v[6]);
         PyObject *ll = PyErr_Occurred() ? NULL : PyLong_FromSsize_t(link < letters ? link : letters);
         if (f == NULL || counts == NULL || ll == NULL) {
             Py_XDECREF(f);
             Py_XDECREF(counts);
             Py_XDECREF(ll);
-            for (int k = 0; k < 13; k++)
+            for (int k = 0; k < 12; k++)
                 Py_DECREF(v[k]);
             goto error;
         }
-        for (int k = 0; k < 12; k++) {
+        for (int k = 0; k < 11; k++) {
             int at = FACTS_ORDER[k];
             PyTuple_SET_ITEM(f, k, at == -1 ? ll : at == -2 ? counts : Py_NewRef(v[at]));
         }
-        for (int k = 0; k < 13; k++)
+        for (int k = 0; k < 12; k++)
             Py_DECREF(v[k]);
         PyList_SET_ITEM(out, i, f);
     }
@@ -446,9 +752,9 @@ doubles(PyObject *seq, Py_ssize_t *n)
 }
 
 /* the attributes of a block's facts the content family reads */
-enum { A_TEXT, A_ALPHA, A_DIGITS, A_UPPER, A_WORDS, A_TOKENS, A_COUNTS, A_STRIPPED, A_SENTENCES, N_ATTRS };
+enum { A_TEXT, A_ALPHA, A_DIGITS, A_UPPER, A_WORDS, A_TOKENS, A_COUNTS, A_LOWER, A_SENTENCES, N_ATTRS };
 static const char *ATTR_NAMES[N_ATTRS] = {"text", "alpha", "digits", "upper", "words", "tokens", "token_counts",
-                                          "stripped", "sentences"};
+                                          "lower", "sentences"};
 static PyObject *ATTRS[N_ATTRS];
 /* begin.upper, begin.lower, begin.digit, begin.other, end.stop, end.colon, end.other */
 static PyObject *FIXED[7];
@@ -467,8 +773,8 @@ add(PyObject *out, PyObject *name)
 }
 
 static int
-content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, const double *R, Py_ssize_t nR,
-              const double *C, Py_ssize_t nC, PyObject *end_stop)
+content_block(PyObject *out, PyObject *f, const WordTable *stop, const Strip *st,
+              PyObject **names, const double *R, Py_ssize_t nR, const double *C, Py_ssize_t nC, PyObject *end_stop)
 {
     PyObject *v[N_ATTRS] = {NULL};
     int ok = -1;
@@ -478,7 +784,7 @@ content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, cons
             goto done;
     }
     PyObject *text = v[A_TEXT];
-    if (!PyUnicode_Check(text) || !PyList_Check(v[A_STRIPPED])
+    if (!PyUnicode_Check(text) || !PyUnicode_Check(v[A_LOWER])
             || !PyTuple_Check(v[A_COUNTS]) || PyTuple_GET_SIZE(v[A_COUNTS]) != 3) {
         PyErr_SetString(PyExc_TypeError, "unexpected block facts");
         goto done;
@@ -512,14 +818,8 @@ content_block(PyObject *out, PyObject *f, PyObject *stop, PyObject **names, cons
         long dg = PyLong_AsLong(PyTuple_GET_ITEM(v[A_COUNTS], 2));
         if (PyErr_Occurred())
             goto done;
-        long n_stop = 0;
-        Py_ssize_t ns = PyList_GET_SIZE(v[A_STRIPPED]);
-        for (Py_ssize_t k = 0; k < ns; k++) {
-            int in = PySet_Contains(stop, PyList_GET_ITEM(v[A_STRIPPED], k));
-            if (in < 0)
-                goto done;
-            n_stop += in;
-        }
+        Py_ssize_t n_stop = 0;  /* the tokens of lower, stripped, in the stop-word table */
+        lookup_tokens(v[A_LOWER], st, stop, PY_SSIZE_T_MAX, &n_stop, NULL, NULL, NULL);
         if (add(out, bucket_name(names[N_UI], R, nR, (double)ui / (double)nt)) < 0
                 || add(out, bucket_name(names[N_AU], R, nR, (double)au / (double)nt)) < 0
                 || add(out, bucket_name(names[N_DG], R, nR, (double)dg / (double)nt)) < 0
@@ -552,10 +852,15 @@ done:
 static PyObject *
 content(PyObject *self, PyObject *args)
 {
-    PyObject *own, *facts, *stop, *names, *ratios, *counts, *end_stop;
-    if (!PyArg_ParseTuple(args, "O!O!OO!OOU", &PyList_Type, &own, &PyList_Type, &facts, &stop, &PyTuple_Type,
-                          &names, &ratios, &counts, &end_stop))
+    PyObject *own, *facts, *capsule, *chars, *names, *ratios, *counts, *end_stop;
+    if (!PyArg_ParseTuple(args, "O!O!OUO!OOU", &PyList_Type, &own, &PyList_Type, &facts, &capsule, &chars,
+                          &PyTuple_Type, &names, &ratios, &counts, &end_stop))
         return NULL;
+    const WordTable *stop = PyCapsule_GetPointer(capsule, WORD_TABLE);
+    if (stop == NULL)
+        return NULL;
+    Strip st;
+    strip_of(chars, &st);
     if (PyList_GET_SIZE(own) != PyList_GET_SIZE(facts) || PyTuple_GET_SIZE(names) != N_NAMES) {
         PyErr_SetString(PyExc_ValueError, "own, facts and names do not match");
         return NULL;
@@ -588,7 +893,7 @@ content(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_TypeError, "own must hold lists");
             goto error;
         }
-        if (content_block(out, PyList_GET_ITEM(facts, i), stop, lists, R, nR, C, nC, end_stop) < 0)
+        if (content_block(out, PyList_GET_ITEM(facts, i), stop, &st, lists, R, nR, C, nC, end_stop) < 0)
             goto error;
     }
     PyMem_Free(R);
@@ -1130,17 +1435,22 @@ ascii_dates(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
-     "text_facts(raw, strip) -> (text, lower, tokens, stripped, alpha, digits, upper, alnum, "
-     "upper_initial, all_upper, with_digit): see kitten/boilerplate/features.py"},
+     "text_facts(raw) -> (text, lower, tokens, alpha, digits, upper, alnum, upper_initial, all_upper, "
+     "with_digit, words, sentences): see kitten/boilerplate/features.py"},
     {"ascii_dates", ascii_dates, METH_VARARGS,
      "ascii_dates(text) -> (date, time): does _DATE, does _TIME of kitten/boilerplate/features.py match "
      "the ASCII text somewhere"},
     {"block_facts", block_facts, METH_VARARGS,
-     "block_facts(texts, sources, links, strip, cls) -> list: each block's _Facts, "
+     "block_facts(texts, sources, links, cls) -> list: each block's _Facts, "
      "see _block_facts in kitten/boilerplate/features.py"},
     {"content", content, METH_VARARGS,
-     "content(own, facts, stop, names, ratios, counts, end_stop): the content family up to end.*, "
+     "content(own, facts, stop, strip, names, ratios, counts, end_stop): the content family up to end.*, "
      "see kitten/boilerplate/features.py"},
+    {"word_table", word_table, METH_VARARGS,
+     "word_table(words) -> capsule: the word table of a dict str -> int, for stop_groups and content"},
+    {"stop_groups", stop_groups, METH_VARARGS,
+     "stop_groups(facts, table, strip, limit) -> (counts, n): the first limit stripped tokens of the blocks' "
+     "lower texts, how many, and how many have each value of the word table (in the order values first come)"},
     {"feature_sums", feature_sums, METH_VARARGS,
      "feature_sums(own, index, weights, out): each block's sum of its features' weight rows, "
      "as numpy's add.reduceat adds them, see Scorer.sums in kitten/boilerplate/crf.py"},

@@ -91,7 +91,7 @@ from lxml import etree
 from kitten.config import FAMILIES
 from kitten.document import BR, Block
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
-from kitten.language import CHOICE_TOKENS, page_stop_words
+from kitten.language import CHOICE_TOKENS, page_stop_words, stop_word_index, stop_words_of_counts
 from kitten.lists import alnum_count
 from kitten.metadata import json_ld_objects
 
@@ -358,7 +358,6 @@ class _Facts(NamedTuple):
     text: str  # white space collapsed to single spaces
     lower: str  # ``text`` lower-cased
     tokens: int  # ``text``'s white-space tokens
-    stripped: list  # ``lower``'s tokens, punctuation (:data:`_STRIP`) stripped: stop-word candidates
     words: int  # :func:`word_count`
     link_letters: int  # letters inside links (at most ``letters``)
     letters: int  # str.isalnum characters
@@ -422,25 +421,31 @@ def token_counts(text: str, toks: list[str], upper: int, digits: int) -> tuple[i
 
 
 def text_facts(raw: str) -> tuple:
-    """``(text, lower, tokens, stripped, alpha, digits, upper, alnum, upper_initial,
-    all_upper, with_digit, words, sentences)`` of a block's text ``raw``: its white-space
-    tokens joined by single spaces, lower-cased; how many tokens, and those of ``lower``
-    with the punctuation of :data:`_STRIP` stripped from their ends (stop-word
-    candidates, empty ones kept); the characters of ``text`` that are letters, digits,
-    upper-case, letters or digits (:func:`char_counts`); the tokens with an upper-case first
-    character, upper-case (``str.isupper``), with a digit (:func:`token_counts`); its
-    words (:func:`word_count`) and sentences (:func:`_sentences`). In C (``_facts.c``)
-    when the extension is built, the same values."""
+    """``(text, lower, tokens, alpha, digits, upper, alnum, upper_initial, all_upper,
+    with_digit, words, sentences)`` of a block's text ``raw``: its white-space tokens
+    joined by single spaces, lower-cased; how many tokens; the characters of ``text``
+    that are letters, digits, upper-case, letters or digits (:func:`char_counts`); the
+    tokens with an upper-case first character, upper-case (``str.isupper``), with a
+    digit (:func:`token_counts`); its words (:func:`word_count`) and sentences
+    (:func:`_sentences`). In C (``_facts.c``) when the extension is built, the same
+    values. (Stop-word candidates: :func:`stripped_tokens` of ``lower``.)"""
     if _facts is not None:
-        return _facts.text_facts(raw, _STRIP)
+        return _facts.text_facts(raw)
     toks = raw.split()
     text = " ".join(toks)
     lower = text.lower()
     alpha, digits, upper, alnum = char_counts(text)
     unspaced = _unspaced_chars(text) if not text.isascii() else 0
     words = len(toks) + unspaced // 2
-    return (text, lower, len(toks), list(map(methodcaller("strip", _STRIP), lower.split())), alpha, digits, upper,
-            alnum, *token_counts(text, toks, upper, digits), words, _sentences(text, words, unspaced))
+    return (text, lower, len(toks), alpha, digits, upper, alnum, *token_counts(text, toks, upper, digits), words,
+            _sentences(text, words, unspaced))
+
+
+def stripped_tokens(lower: str) -> list[str]:
+    """The tokens of a block's ``lower`` text with the punctuation of :data:`_STRIP`
+    stripped from their ends (stop-word candidates, empty ones kept). The C paths
+    (``_facts.stop_groups``, ``_facts.content``) read them in place instead."""
+    return list(map(methodcaller("strip", _STRIP), lower.split()))
 
 
 def _sentences(text: str, words: int, unspaced: int) -> int:
@@ -612,7 +617,7 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
     if "split" in fam:
         _splits(own, blocks, contexts, names, C)
     if "content" in fam:
-        chosen = page_stop_words(_first_tokens(facts, CHOICE_TOKENS), lang, rules)
+        chosen = _page_stop_words(facts, lang, rules)
         _content(own, facts, chosen[1] if chosen else None, names, R, C)
     if "duplicate" in fam:
         _duplicates(own, facts, names, C)
@@ -637,14 +642,14 @@ def block_facts(texts: list[str], sources: list, links: dict) -> list[_Facts]:
     :func:`_link_letters`): in C (``_facts.block_facts``, one call a page) when the
     extension is built, else :func:`_block_facts` per block, the same tuples."""
     if _facts is not None:
-        return _facts.block_facts(texts, sources, links, _STRIP, _Facts)
+        return _facts.block_facts(texts, sources, links, _Facts)
     return list(map(_block_facts, texts, sources, [links] * len(texts)))
 
 
 def _block_facts(raw: str, source, links: dict) -> _Facts:
     """The :class:`_Facts` of a block of text ``raw`` and source element ``source``."""
-    text, lower, tokens, stripped, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(raw)
-    return _Facts(text, lower, tokens, stripped, words, min(links.get(source, 0), letters), letters, alpha,
+    text, lower, tokens, alpha, digits, upper, letters, ui, au, dg, words, sentences = text_facts(raw)
+    return _Facts(text, lower, tokens, words, min(links.get(source, 0), letters), letters, alpha,
                   digits, upper, (ui, au, dg), sentences)
 
 
@@ -712,8 +717,8 @@ def _content(own: list[list[str]], facts: list[_Facts], stop: frozenset[str] | N
     and the page has a stop-word list: the same features), then ``bullet`` and
     ``regexp.*``."""
     if stop is not None and _facts is not None:
-        _facts.content(own, facts, stop, tuple(names[p] for p in CONTENT_NAMES), _below(R), _below(C),
-                       _END_STOP_CHARS)
+        _facts.content(own, facts, _stop_table(stop), _STRIP, tuple(names[p] for p in CONTENT_NAMES), _below(R),
+                       _below(C), _END_STOP_CHARS)
     else:
         _content_counts(own, facts, stop, names, R, C)
     for out, f in zip(own, facts):
@@ -754,7 +759,7 @@ def _content_counts(own: list[list[str]], facts: list[_Facts], stop: frozenset[s
                 else:
                     out.append("tok.stopword=na")
             else:
-                n_stop = sum(map(stop.__contains__, f.stripped))
+                n_stop = sum(map(stop.__contains__, stripped_tokens(f.lower)))
                 out += [names["tok.stopword"][br(Rb, n_stop / nt) - 1], names["stopwords"][br(Cb, n_stop) - 1]]
         out += [names["sentences"][br(Cb, f.sentences) - 1],
                 names["sentence-len"][br(Cb, f.words / f.sentences if f.sentences else 0) - 1]]
@@ -879,10 +884,35 @@ def _first_tokens(facts: list[_Facts], limit: int) -> list[str]:
     """About the first ``limit`` lower-cased tokens of the page, punctuation stripped."""
     out: list[str] = []
     for f in facts:
-        out += f.stripped
+        out += stripped_tokens(f.lower)
         if len(out) >= limit:
             break
     return out
+
+
+def _page_stop_words(facts: list[_Facts], lang: str, rules: str) -> tuple[str, frozenset[str]] | None:
+    """``kitten.language.page_stop_words`` of the page's first :data:`CHOICE_TOKENS`
+    stripped tokens: counted per group in C (``_facts.stop_groups``, no string per
+    token) when the extension is built, then chosen by ``stop_words_of_counts``; the same
+    answer."""
+    if _facts is None:
+        return page_stop_words(_first_tokens(facts, CHOICE_TOKENS), lang, rules)
+    groups, n_tokens = _facts.stop_groups(facts, _index_table(rules), _STRIP, CHOICE_TOKENS)
+    return stop_words_of_counts(groups, n_tokens, lang, rules)
+
+
+@lru_cache(maxsize=4)
+def _index_table(rules: str):
+    """The C word table (``_facts.word_table``) of ``stop_word_index(rules)``: each stop
+    word of the 56 lists -> its group."""
+    return _facts.word_table(stop_word_index(rules)[0])
+
+
+@lru_cache(maxsize=16)
+def _stop_table(stop: frozenset[str]):
+    """The C word table (``_facts.word_table``) of a stop-word list (``word_list``'s
+    frozensets, made once each: the cache holds one table per list)."""
+    return _facts.word_table(dict.fromkeys(stop, 0))
 
 
 def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], contexts: list[tuple], root,
