@@ -5,8 +5,8 @@
 and cell decision forests (kitten/tables/model.py); ``kitten._links`` counts the link
 letters of list items (kitten/lists.py) and of the gate's blocks
 (kitten/boilerplate/features.py) on lxml's tree and ``kitten._structure`` walks it for
-the structure step (kitten/structure.py), both built when lxml, whose headers they
-read, is installed where the build runs; ``kitten.boilerplate._facts`` counts the
+the structure step (kitten/structure.py) and the gate's block contexts, both built when
+lxml, whose headers they read, is installed where the build runs; ``kitten.boilerplate._facts`` counts the
 characters and tokens of the gate's blocks (``text_facts`` in
 kitten/boilerplate/features.py), sums their feature weights (``Scorer.sums`` in
 kitten/boilerplate/crf.py) and runs the CRF's forward-backward (``Scorer.marginals``).

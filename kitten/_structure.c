@@ -16,6 +16,16 @@
  *       banner), a removal to record, a <q>'s marks, an abbreviation's expansion.
  *       The JSON-LD scripts of the elements left out (every script is) are appended to
  *       walker.json_ld, in document order.
+ *   block_contexts(marks, td_tags, div_tags, empty, sources, body) -> list
+ *       The boilerplate gate's context of each source element (an lxml element, or None:
+ *       empty), each element's computed once from its parent's, as _python_contexts of
+ *       kitten/boilerplate/features.py (its Python fallback) does step for step: the
+ *       parent found as getparent finds it, the element proxies made with elementFactory,
+ *       the tag, class and id read from the libxml2 node as .tag and .get read them
+ *       (the proxy's cached tag or namespacedName, attributeValueFromNsName), and given
+ *       to marks (features._marks, a pure function: asked once a call for the elements
+ *       of a name without class and id); td_tags and div_tags are the frozensets _TD and
+ *       _DIVS, empty the context _NO_CONTEXT of an element outside body (and of body).
  *
  * The tree is read through libxml2's node structures (lxml's headers) and lxml's public
  * C API (elementFactory for the element proxies, textOf/tailOf for an element's text
@@ -940,6 +950,234 @@ fail:
     return NULL;
 }
 
+/* ---- the gate's block contexts --------------------------------------------------- */
+
+static PyTypeObject *element_type; /* lxml.etree._Element (comments and the like are of subtypes) */
+
+/* t + (x,): a new reference */
+static PyObject *tuple_plus(PyObject *t, PyObject *x) {
+    Py_ssize_t n = PyTuple_GET_SIZE(t);
+    PyObject *out = PyTuple_New(n + 1);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) PyTuple_SET_ITEM(out, k, Py_NewRef(PyTuple_GET_ITEM(t, k)));
+    PyTuple_SET_ITEM(out, n, Py_NewRef(x));
+    return out;
+}
+
+/* above + marks[:1] + tuple(m for m in marks[1:] if m not in above): the container
+ * features of a chain (a vocabulary word counts once however many ancestors carry it;
+ * marks[0], container.<tag>, each time); a new reference */
+static PyObject *inherited_marks(PyObject *above, PyObject *marks) {
+    Py_ssize_t na = PyTuple_GET_SIZE(above), nm = PyTuple_GET_SIZE(marks), n = 0;
+    PyObject *out = PyTuple_New(na + nm);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < na; k++) PyTuple_SET_ITEM(out, n++, Py_NewRef(PyTuple_GET_ITEM(above, k)));
+    for (Py_ssize_t k = 0; k < nm; k++) {
+        PyObject *m = PyTuple_GET_ITEM(marks, k);
+        if (k > 0) {
+            int in = PySequence_Contains(above, m);
+            if (in < 0) { Py_DECREF(out); return NULL; }
+            if (in) continue;
+        }
+        PyTuple_SET_ITEM(out, n++, Py_NewRef(m));
+    }
+    if (n < na + nm && _PyTuple_Resize(&out, n) < 0) return NULL;
+    return out;
+}
+
+/* el.tag, el.get("class") and el.get("id") of an lxml element into out[0..2] (new
+ * references; -1 with an exception set): of an element's libxml2 node with lxml's own
+ * functions (its proxy's cached tag, else namespacedName; attributeValueFromNsName, what
+ * get calls), of another node (a comment ...) through its Python API. */
+static int tag_class_id(struct LxmlElement *el, PyObject **out) {
+    xmlNode *node = el->_c_node;
+    out[0] = out[1] = out[2] = NULL;
+    if (node->type == XML_ELEMENT_NODE) {
+        out[0] = el->_tag && el->_tag != Py_None ? Py_NewRef(el->_tag) : namespacedName(node);
+        if (out[0]) out[1] = attributeValueFromNsName(node, NULL, (const xmlChar *)"class");
+        if (out[1]) out[2] = attributeValueFromNsName(node, NULL, (const xmlChar *)"id");
+    } else {
+        PyObject *obj = (PyObject *)el;
+        out[0] = PyObject_GetAttrString(obj, "tag");
+        if (out[0]) out[1] = PyObject_CallMethod(obj, "get", "s", "class");
+        if (out[1]) out[2] = PyObject_CallMethod(obj, "get", "s", "id");
+    }
+    if (out[2]) return 0;
+    Py_CLEAR(out[0]); Py_CLEAR(out[1]);
+    return -1;
+}
+
+#define BARE_SLOTS 256 /* a power of two, well over the names of a page's elements */
+
+/* What block_contexts' helpers share: its arguments, the contexts made (by element),
+ * and the marks of the elements without class and id by name (their marks depend on
+ * their name only: marks is given the same tag, None, None), NULL name: an empty slot. */
+typedef struct { const xmlChar *name, *href; PyObject *marks; } bare_entry;
+typedef struct {
+    PyObject *marks_fn, *td_tags, *div_tags, *empty, *body, *cache;
+    bare_entry bare[BARE_SLOTS];
+} contexts_state;
+
+/* Has the element n neither class nor id as lxml's get reads them: no such attribute
+ * without a namespace, and no DTD that could give one a default (xmlGetNsProp's)? */
+static int bare(const xmlNode *n) {
+    const xmlDoc *d = n->doc;
+    if (d && d->intSubset && (d->intSubset->attributes || (d->extSubset && d->extSubset->attributes))) return 0;
+    for (const xmlAttr *a = n->properties; a; a = a->next)
+        if (!a->ns && (strcmp((const char *)a->name, "class") == 0 || strcmp((const char *)a->name, "id") == 0))
+            return 0;
+    return 1;
+}
+
+/* The slot of the bare elements of n's name (NULL: the table is full). */
+static bare_entry *bare_slot(contexts_state *st, const xmlNode *n) {
+    const xmlChar *href = n->ns ? n->ns->href : NULL;
+    size_t h = (((size_t)n->name >> 3) ^ ((size_t)href >> 5)) * (size_t)0x9E3779B1u;
+    for (size_t k = 0; k < BARE_SLOTS; k++) {
+        size_t i = (h + k) & (BARE_SLOTS - 1);
+        if (!st->bare[i].name || (st->bare[i].name == n->name && st->bare[i].href == href)) return &st->bare[i];
+    }
+    return NULL;
+}
+
+/* marks(el.tag, el.get("class"), el.get("id")): a new reference; that of an element
+ * without class and id asked once a call per name. */
+static PyObject *marks_of(contexts_state *st, struct LxmlElement *el) {
+    xmlNode *node = el->_c_node;
+    int plain = node->type == XML_ELEMENT_NODE && bare(node);
+    bare_entry *slot = plain ? bare_slot(st, node) : NULL;
+    if (slot && slot->name) return Py_NewRef(slot->marks);
+    PyObject *attrs[3];
+    if (tag_class_id(el, attrs) < 0) return NULL;
+    PyObject *r = PyObject_Vectorcall(st->marks_fn, attrs, 3, NULL);
+    for (int k = 0; k < 3; k++) Py_DECREF(attrs[k]);
+    if (r && slot) {
+        slot->name = node->name;
+        slot->href = node->ns ? node->ns->href : NULL;
+        slot->marks = Py_NewRef(r);
+    }
+    return r;
+}
+
+/* The context of el from its parent's (features._child_context): a new reference. */
+static PyObject *child_context(contexts_state *st, PyObject *parent, struct LxmlElement *el) {
+    if (!PyTuple_Check(parent) || PyTuple_GET_SIZE(parent) != 7) {
+        PyErr_SetString(PyExc_TypeError, "a context is a tuple of 7");
+        return NULL;
+    }
+    PyObject *chain = PyTuple_GET_ITEM(parent, 0), *names = PyTuple_GET_ITEM(parent, 1);
+    PyObject *above = PyTuple_GET_ITEM(parent, 2), *div = PyTuple_GET_ITEM(parent, 5);
+    PyObject *td = PyTuple_GET_ITEM(parent, 6);
+    PyObject *out = NULL, *r = marks_of(st, el);
+    if (!r) return NULL;
+    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3 || !PyTuple_Check(PyTuple_GET_ITEM(r, 1))
+            || !PyTuple_Check(chain) || !PyTuple_Check(names) || !PyTuple_Check(above)) {
+        PyErr_SetString(PyExc_TypeError, "unexpected marks or context");
+        goto done;
+    }
+    PyObject *tag = PyTuple_GET_ITEM(r, 0), *self = (PyObject *)el;
+    int is_td = PySet_Contains(st->td_tags, tag), is_div = PySet_Contains(st->div_tags, tag);
+    if (is_td < 0 || is_div < 0 || !(out = PyTuple_New(7))) goto done;
+    PyTuple_SET_ITEM(out, 0, tuple_plus(chain, self));
+    PyTuple_SET_ITEM(out, 1, tuple_plus(names, tag));
+    PyTuple_SET_ITEM(out, 2, inherited_marks(above, PyTuple_GET_ITEM(r, 1)));
+    PyTuple_SET_ITEM(out, 3, Py_NewRef(above));
+    PyTuple_SET_ITEM(out, 4, Py_NewRef(PyTuple_GET_ITEM(r, 2)));
+    PyTuple_SET_ITEM(out, 5, Py_NewRef(is_div ? self : div));
+    PyTuple_SET_ITEM(out, 6, Py_NewRef(is_td ? self : td));
+    for (int k = 0; k < 3; k++)
+        if (!PyTuple_GET_ITEM(out, k)) { Py_CLEAR(out); break; }
+done:
+    Py_DECREF(r);
+    return out;
+}
+
+/* A node lxml makes an element proxy for (its _isElement): an element, a comment, an
+ * entity reference or a processing instruction. */
+static int element_like(const xmlNode *n) {
+    return n->type == XML_ELEMENT_NODE || n->type == XML_COMMENT_NODE || n->type == XML_ENTITY_REF_NODE
+        || n->type == XML_PI_NODE;
+}
+
+/* The parent element of a node as lxml's getparent finds it (NULL: none). */
+static xmlNode *parent_element(const xmlNode *n) {
+    if (!element_like(n)) return NULL;
+    xmlNode *p = n->parent;
+    return p && element_like(p) ? p : NULL;
+}
+
+/* The context of the element el (a borrowed reference, held by cache), computed with
+ * those of its ancestors that cache does not hold yet (features._python_contexts). */
+static PyObject *element_context(contexts_state *st, struct LxmlElement *el) {
+    PyObject *cache = st->cache;
+    PyObject *c = PyDict_GetItemWithError(cache, (PyObject *)el);
+    if (c || PyErr_Occurred()) return c;
+    PyObject *below = PyList_New(0);  /* el and its ancestors without a context yet, upwards */
+    if (!below) return NULL;
+    Py_INCREF(el);
+    while (!c) {
+        xmlNode *parent = parent_element(el->_c_node);
+        if (!parent || (PyObject *)el == st->body) {
+            if (PyDict_SetItem(cache, (PyObject *)el, st->empty) < 0) goto error;
+            c = st->empty;
+            break;
+        }
+        if (PyList_Append(below, (PyObject *)el) < 0) goto error;
+        struct LxmlElement *up = elementFactory(el->_doc, parent);
+        if (!up) goto error;
+        Py_SETREF(el, up);
+        c = PyDict_GetItemWithError(cache, (PyObject *)el);
+        if (!c && PyErr_Occurred()) goto error;
+    }
+    Py_DECREF(el);
+    for (Py_ssize_t k = PyList_GET_SIZE(below) - 1; k >= 0; k--) {
+        PyObject *child = PyList_GET_ITEM(below, k);
+        PyObject *made = child_context(st, c, (struct LxmlElement *)child);
+        if (!made || PyDict_SetItem(cache, child, made) < 0) {
+            Py_XDECREF(made); Py_DECREF(below);
+            return NULL;
+        }
+        Py_DECREF(made);  /* the cache holds it */
+        c = made;
+    }
+    Py_DECREF(below);
+    return c;
+error:
+    Py_DECREF(el); Py_DECREF(below);
+    return NULL;
+}
+
+/* features.block_contexts: the context of each source element (empty for None). */
+static PyObject *block_contexts(PyObject *self, PyObject *args) {
+    PyObject *sources, *out = NULL;
+    contexts_state st;
+    memset(&st, 0, sizeof st);
+    if (!PyArg_ParseTuple(args, "OO!O!O!O!O", &st.marks_fn, &PyFrozenSet_Type, &st.td_tags, &PyFrozenSet_Type,
+                          &st.div_tags, &PyTuple_Type, &st.empty, &PyList_Type, &sources, &st.body))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(sources);
+    if (!(st.cache = PyDict_New()) || !(out = PyList_New(n))) goto error;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *el = PyList_GET_ITEM(sources, i), *c = st.empty;
+        if (el != Py_None) {
+            if (!PyObject_TypeCheck(el, element_type) || !((struct LxmlElement *)el)->_c_node) {
+                PyErr_SetString(PyExc_TypeError, "block_contexts: sources are lxml elements or None");
+                goto error;
+            }
+            c = element_context(&st, (struct LxmlElement *)el);
+            if (!c) goto error;
+        }
+        PyList_SET_ITEM(out, i, Py_NewRef(c));
+    }
+    goto done;
+error:
+    Py_CLEAR(out);
+done:
+    Py_XDECREF(st.cache);
+    for (int k = 0; k < BARE_SLOTS; k++) Py_XDECREF(st.bare[k].marks);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"child_steps", child_steps, METH_O, "the locator steps of an element's children"},
     {"navigation_measures", navigation_measures, METH_O, "the letters of an element's links, its longest text"},
@@ -947,11 +1185,21 @@ static PyMethodDef methods[] = {
     {"visible_letters", visible_letters, METH_VARARGS, "characters a reader sees in an element, white space left out"},
     {"make_tables", make_tables, METH_O, "the walk's name table (a capsule)"},
     {"walk", walk, METH_VARARGS, "the structure step's walk of body"},
+    {"block_contexts", block_contexts, METH_VARARGS, "each source element's context for the gate's features"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_structure", NULL, -1, methods};
 
 PyMODINIT_FUNC PyInit__structure(void) {
     if (import_lxml__etree() < 0) return NULL;
+    PyObject *etree = PyImport_ImportModule("lxml.etree");
+    if (!etree) return NULL;
+    element_type = (PyTypeObject *)PyObject_GetAttrString(etree, "_Element");
+    Py_DECREF(etree);
+    if (!element_type) return NULL;
+    if (!PyType_Check(element_type)) {
+        PyErr_SetString(PyExc_ImportError, "lxml.etree._Element is not a type");
+        return NULL;
+    }
     return PyModule_Create(&module);
 }

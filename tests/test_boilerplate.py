@@ -960,6 +960,46 @@ def test_stop_words_in_c_are_those_of_python(monkeypatch) -> None:
         assert page_stop_words(tokens, "de") == chosen[1]
 
 
+def test_shallow_family_and_word_hits_in_c_are_those_of_python(monkeypatch) -> None:
+    """``_facts.shallow`` (C) adds the features ``_python_shallow`` adds, and
+    ``_facts.word_hits`` (C) counts the words ``_WORD`` finds and those in a set as the
+    Python fallback of ``_word_hits`` does, on made-up texts (empty, without words, link
+    letters over and under the letters, unspaced scripts, underscores, digits of other
+    scripts) and on the blocks of 20 Dragnet and 20 modern pages."""
+    import random
+
+    from kitten.boilerplate import features
+
+    if features._facts is None:
+        pytest.skip("kitten.boilerplate._facts is not built")
+    rnd = random.Random(0)
+    alphabet = "aAzZ09 _.,;:!?\"'()«»ǅİΣß²½١𝟘中の。\u3000\t\nÉé-@"
+    texts = ["", " ", "...", "a", "a b", "the_end of 2024", "中文。日本語", "x" * 200, "ǅemal ² ١٢٣"]
+    texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 60))) for _ in range(3000)]
+    for corpus in ("dragnet", "modern"):
+        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+            texts += [b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
+                      .products["structure"].blocks]
+    sources = [object() for _ in texts]
+    facts = features.block_facts(texts, sources, {el: k % 9 for k, el in enumerate(sources) if k % 4})
+    settings = features.FeatureSettings()
+    R, C, Q = settings.ratio_thresholds, settings.count_thresholds, settings.quotient_thresholds
+    names = features._feature_names(R, C, Q)
+    for some in (facts, facts[:1], facts[:2], []):
+        in_c: list[list[str]] = [["x"] for _ in some]
+        features._shallow(in_c, some, names, R, C, Q)
+        in_python: list[list[str]] = [["x"] for _ in some]
+        features._python_shallow(in_python, some, names, R, C, Q)
+        assert in_c == in_python
+    lowers = [f.lower for f in facts]
+    sets = [set(), {"the", "of", "a", "2024", "the_end", "中文", "é"}, frozenset(w for t in lowers[::7]
+                                                                               for w in t.split())]
+    in_c = [features._word_hits(lowers, words) for words in sets]
+    monkeypatch.setattr(features, "_facts", None)
+    assert in_c == [features._word_hits(lowers, words) for words in sets]
+    assert sum(hits for _, hits in in_c[2]) > 1000
+
+
 def test_feature_sums_in_c_are_numpys_to_the_last_bit(monkeypatch) -> None:
     """``_facts.feature_sums`` (C) gives the sums numpy's ``add.reduceat`` gives
     (``Scorer.sums``), bit for bit: lists of every length (pairwise summation's three
@@ -1014,25 +1054,68 @@ def test_forward_backward_in_c_is_the_scans(monkeypatch) -> None:
 
 
 def test_contexts_in_c_are_those_of_python() -> None:
-    """``_facts.contexts`` (C) gives each block's context as ``_python_contexts`` does: the
-    same chains, names, container features and nearest ``div`` and ``td``, on nested
-    containers with vocabulary words, ARIA roles, renamed HTML5 elements and tables."""
+    """``kitten._structure.block_contexts`` (C, on lxml's tree) gives each block's context as
+    ``_python_contexts`` does: the same chains, names, container features and nearest
+    ``div`` and ``td``, on nested containers with vocabulary words, ARIA roles, renamed
+    HTML5 elements, tables and a comment, and on the blocks of 20 Dragnet and 20 modern
+    pages (each element's ancestors too); the proxies' cached tags read or not."""
+    from kitten.boilerplate import features
+
+    contexts = features._c_contexts()
+    if contexts is None:
+        pytest.skip("kitten._structure is not built")
+    nested = ('<article class="post-content main"><section id="articleBody"><div class="content sidebar">'
+              '<p>Deep text here.</p><nav role="navigation"><ul><li>a</li><li>b</li></ul></nav>'
+              '<div class="content"><p>Again content.</p></div></div></section>'
+              '<figure><figcaption id="c-12 comment-34">A caption</figcaption></figure></article>')
+    docs = [document(html)
+            for html in (PAGE, f"<html><body>{nested}{ARTICLE}{NAV}<!-- c -->{nested}{FOOT}</body></html>")]
+    for corpus in ("dragnet", "modern"):
+        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+            docs.append(run_page(Page(path.read_bytes(), path.name), Config(), "json").products["structure"])
+    for doc in docs:
+        body = doc.blocks[0].source.getroottree().getroot().find(features._NS + "body")
+        sources = [b.source for b in doc.blocks] + [None, doc.blocks[0].source, body, *body.iter()]
+        for tags_read in (False, True):
+            if tags_read:
+                [el.tag for el in body.iter()]
+            in_c, in_python = contexts(sources, body), features._python_contexts(sources, body)
+            assert in_c == in_python
+            assert all(x is y for c, p in zip(in_c, in_python) for x, y in zip(c[0], p[0]))
+        assert any(len(c[0]) > 3 and c[5] is not None for c in in_c)
+
+
+def test_split_family_in_c_is_that_of_python() -> None:
+    """``_facts.splits`` (C) adds the features ``_python_splits`` adds: the elements closed
+    and opened between blocks (siblings, cousins, blocks without a source, the same
+    element twice) and the line breaks, on made-up pages and 20 Dragnet and 20 modern
+    pages."""
     from kitten.boilerplate import features
 
     if features._facts is None:
         pytest.skip("kitten.boilerplate._facts is not built")
-    nested = ('<article class="post-content main"><section id="articleBody"><div class="content sidebar">'
-              '<p>Deep text here.</p><nav role="navigation"><ul><li>a</li><li>b</li></ul></nav>'
-              '<div class="content"><p>Again content.</p></div></div></section>'
-              '<figure><figcaption>A caption</figcaption></figure></article>')
-    for html in (PAGE, f"<html><body>{nested}{ARTICLE}{NAV}{nested}{FOOT}</body></html>"):
-        blocks = document(html).blocks
+    breaks = "<div><p>one<br/>two<br/><br/>three</p><p>x</p></div><table><tr><td>a<br/>b</td><td>c</td></tr></table>"
+    docs = [document(html) for html in (PAGE, f"<html><body>{breaks}{ARTICLE}{NAV}{breaks}{FOOT}</body></html>")]
+    for corpus in ("dragnet", "modern"):
+        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+            docs.append(run_page(Page(path.read_bytes(), path.name), Config(), "json").products["structure"])
+    settings = features.FeatureSettings()
+    names = features._feature_names(settings.ratio_thresholds, settings.count_thresholds,
+                                    settings.quotient_thresholds)
+    C = settings.count_thresholds
+    n_breaks = 0
+    for doc in docs:
+        blocks = doc.blocks + doc.blocks[:1] + doc.blocks[-1:]
         body = blocks[0].source.getroottree().getroot().find(features._NS + "body")
-        sources = [b.source for b in blocks] + [None, blocks[0].source, body]
-        in_c = features._facts.contexts(sources, body, features._marks, features._TD, features._DIVS,
-                                        features._NO_CONTEXT)
-        assert in_c == features._python_contexts(sources, body)
-        assert any(len(c[0]) > 3 and c[5] is not None for c in in_c)
+        contexts = features.block_contexts(blocks, body)
+        contexts[len(contexts) // 2] = features._NO_CONTEXT
+        in_c: list[list[str]] = [["x"] for _ in blocks]
+        features._splits(in_c, blocks, contexts, names, C)
+        in_python: list[list[str]] = [["x"] for _ in blocks]
+        features._python_splits(in_python, blocks, contexts, names, C)
+        assert in_c == in_python
+        n_breaks += sum(f != "split.br=0" for x in in_c for f in x if f.startswith("split.br"))
+    assert n_breaks >= 2
 
 
 def test_link_letters_in_c_are_those_of_python() -> None:

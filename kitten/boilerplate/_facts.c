@@ -61,7 +61,8 @@
  * features (``Scorer.sums`` in crf.py, whose numpy fallback it replaces): out[i] =
  * weights[0] + the rows index[f] (0 for a feature not in ``index``) of own[i]'s
  * features, added in the order numpy's ``add.reduceat`` adds them (its pairwise
- * summation, :c:func:`pairwise`), so the sums are the same to the last bit.
+ * summation, :c:func:`pairwise`, every column in one pass over the rows), so the sums
+ * are the same to the last bit.
  * ``weights``, ``out``: C-contiguous float64 buffers of as many columns; ``out`` has a
  * row per block.
  *
@@ -74,15 +75,33 @@
  * The same probabilities as the scans to about 1e-15 (another order of the same
  * products). ``u``, ``t``, ``out``: C-contiguous float64 buffers.
  *
- * contexts(sources, body, marks, td_tags, div_tags, empty) -> list: the context of
- * each source element (``empty`` for None), each element's computed once from its
- * parent's, as ``_python_contexts`` in features.py (the Python fallback it replaces,
- * step for step): ``marks`` is features.py's ``_marks``, ``td_tags`` and ``div_tags``
- * the frozensets ``_TD`` and ``_DIVS``, ``empty`` the context ``_NO_CONTEXT`` of an
- * element outside ``body`` (and of ``body`` itself).
+ * word_hits(texts, words) -> list: for each text of ``texts``, (n, hits): its words, the
+ * runs of characters of re's \w that ``_WORD.findall`` finds (a letter or digit as
+ * str.isalnum sees it, or _), and how many of them are in the set ``words``
+ * (``_word_hits`` in features.py, its Python fallback).
  *
- * (The blocks' link letters are counted on lxml's tree itself: ``block_link_letters`` of
- * kitten/_links.c.)
+ * shallow(own, facts, names, thresholds): the ``shallow`` family's features of every block
+ * of a page (``_python_shallow`` in features.py, the Python loop it replaces, operation
+ * for operation), appended to each block's list of ``own``: its link density
+ * (link_letters / letters, 0 without letters), text density (words per 80-character
+ * line of its text, at least one line), the words of the block before over its own and
+ * its own over the next block's (10.0 without the divisor's words; 0 words past the
+ * page's ends). ``names``: the four name lists, ``thresholds``: their thresholds with
+ * -inf first, as for content.
+ *
+ * splits(own, blocks, contexts, split_names, thresholds, br_names, counts, br): the
+ * ``split`` family's features of every block of a page (``_python_splits`` in
+ * features.py, the Python loop it replaces), appended to each block's list of ``own``:
+ * split_names(closed, opened, thresholds) (features.py's cached ``_split_names``) of
+ * the names of the elements of the previous block's chain (its context's first two
+ * items) past those it shares with this block's from the start, compared by identity
+ * (lxml's elements compare so), and of this block's past them; then the name in
+ * ``br_names`` of its line breaks (the items of its ``inlines`` that are ``br``, the
+ * document's ``BR``; as list.count counts them: no other item equals it), ``counts``
+ * the count thresholds with -inf first.
+ *
+ * (The blocks' link letters are counted on lxml's tree itself, ``block_link_letters`` of
+ * kitten/_links.c, and their contexts made from it, ``block_contexts`` of kitten/_structure.c.)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -906,32 +925,52 @@ error:
 }
 
 /* numpy's pairwise summation (DOUBLE_pairwise_sum of numpy/_core/src/umath/loops_utils.h.src)
-   of column ``col`` of the rows ``ids[0..n)`` of ``w`` (``cols`` columns) */
-static double
-pairwise(const double *w, Py_ssize_t cols, const Py_ssize_t *ids, Py_ssize_t n, Py_ssize_t col)
+   of each column of the rows ``ids[0..n)`` of ``w`` (``cols`` columns) into ``res[0..cols)``:
+   all columns in one pass over the rows, each column's additions in numpy's order.
+   ``scratch``: room for 8 * cols doubles (numpy's 8 partial sums), ``levels`` for 64 *
+   cols (a row of sums per level of halving, from this one down) */
+static void
+pairwise(const double *w, Py_ssize_t cols, const Py_ssize_t *ids, Py_ssize_t n, double *res, double *scratch,
+         double *levels)
 {
     if (n < 8) {
-        double res = 0.;
-        for (Py_ssize_t i = 0; i < n; i++)
-            res += w[ids[i] * cols + col];
-        return res;
+        for (Py_ssize_t c = 0; c < cols; c++)
+            res[c] = 0.;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const double *row = w + ids[i] * cols;
+            for (Py_ssize_t c = 0; c < cols; c++)
+                res[c] += row[c];
+        }
+        return;
     }
     if (n <= 128) {
-        double r[8], res;
+        double *r = scratch;  /* r[j * cols + c]: numpy's r[j] of column c */
         Py_ssize_t i;
         for (int j = 0; j < 8; j++)
-            r[j] = w[ids[j] * cols + col];
+            memcpy(r + j * cols, w + ids[j] * cols, cols * sizeof(double));
         for (i = 8; i < n - (n % 8); i += 8)
-            for (int j = 0; j < 8; j++)
-                r[j] += w[ids[i + j] * cols + col];
-        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; i++)
-            res += w[ids[i] * cols + col];
-        return res;
+            for (int j = 0; j < 8; j++) {
+                const double *row = w + ids[i + j] * cols;
+                double *rj = r + j * cols;
+                for (Py_ssize_t c = 0; c < cols; c++)
+                    rj[c] += row[c];
+            }
+        for (Py_ssize_t c = 0; c < cols; c++)
+            res[c] = ((r[c] + r[cols + c]) + (r[2 * cols + c] + r[3 * cols + c]))
+                     + ((r[4 * cols + c] + r[5 * cols + c]) + (r[6 * cols + c] + r[7 * cols + c]));
+        for (; i < n; i++) {
+            const double *row = w + ids[i] * cols;
+            for (Py_ssize_t c = 0; c < cols; c++)
+                res[c] += row[c];
+        }
+        return;
     }
     Py_ssize_t n2 = n / 2;
     n2 -= n2 % 8;
-    return pairwise(w, cols, ids, n2, col) + pairwise(w, cols, ids + n2, n - n2, col);
+    pairwise(w, cols, ids, n2, res, scratch, levels + cols);
+    pairwise(w, cols, ids + n2, n - n2, levels, scratch, levels + cols);  /* the second half's sums */
+    for (Py_ssize_t c = 0; c < cols; c++)
+        res[c] = res[c] + levels[c];
 }
 
 /* a C-contiguous 2-D float64 buffer of ``obj`` (writable with ``writable``), or -1 */
@@ -948,14 +987,85 @@ matrix(PyObject *obj, Py_buffer *view, int writable)
     return 0;
 }
 
-/* the weight rows of the features of ``feats`` (a list of str) into ``ids``: 0 for a
-   feature not in ``index`` or a row out of range; -1 on an error */
+/* the rows of the feature strings a call of feature_sums has looked up, by the strings'
+   addresses (open addressing, at most half full): each string object is looked up in
+   ``index`` once a call, however many blocks hold it */
+typedef struct {
+    PyObject **keys;
+    Py_ssize_t *rows;
+    Py_ssize_t mask, used;
+} Memo;
+
+static Py_ssize_t
+memo_slot(const Memo *t, PyObject *key)
+{
+    size_t h = ((size_t)key >> 4) * (size_t)0x9E3779B97F4A7C15ull;
+    Py_ssize_t i = (Py_ssize_t)((h >> 16) & (size_t)t->mask);
+    while (t->keys[i] != NULL && t->keys[i] != key)
+        i = (i + 1) & t->mask;
+    return i;
+}
+
+/* an empty table of ``size`` slots (a power of two); -1 out of memory */
 static int
-rows_of(PyObject *feats, PyObject *index, Py_ssize_t n_rows, Py_ssize_t *ids)
+memo_init(Memo *t, Py_ssize_t size)
+{
+    t->keys = PyMem_Calloc(size, sizeof(PyObject *));
+    t->rows = PyMem_New(Py_ssize_t, size);
+    t->mask = size - 1;
+    t->used = 0;
+    if (t->keys == NULL || t->rows == NULL) {
+        PyMem_Free(t->keys);
+        PyMem_Free(t->rows);
+        t->keys = NULL;
+        t->rows = NULL;
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void
+memo_free(Memo *t)
+{
+    PyMem_Free(t->keys);
+    PyMem_Free(t->rows);
+}
+
+/* ``t`` with twice the slots; -1 out of memory (``t`` kept) */
+static int
+memo_grow(Memo *t)
+{
+    Memo bigger;
+    if (memo_init(&bigger, 2 * (t->mask + 1)) < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i <= t->mask; i++)
+        if (t->keys[i] != NULL) {
+            Py_ssize_t j = memo_slot(&bigger, t->keys[i]);
+            bigger.keys[j] = t->keys[i];
+            bigger.rows[j] = t->rows[i];
+        }
+    bigger.used = t->used;
+    memo_free(t);
+    *t = bigger;
+    return 0;
+}
+
+/* the weight rows of the features of ``feats`` (a list of str) into ``ids``: 0 for a
+   feature not in ``index``, each string object looked up once (``memo``); -1 on an
+   error (a row out of range among them) */
+static int
+rows_of(PyObject *feats, PyObject *index, Py_ssize_t n_rows, Py_ssize_t *ids, Memo *memo)
 {
     Py_ssize_t n = PyList_GET_SIZE(feats);
     for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *row = PyDict_GetItemWithError(index, PyList_GET_ITEM(feats, k));
+        PyObject *feat = PyList_GET_ITEM(feats, k);
+        Py_ssize_t slot = memo_slot(memo, feat);
+        if (memo->keys[slot] == feat) {
+            ids[k] = memo->rows[slot];
+            continue;
+        }
+        PyObject *row = PyDict_GetItemWithError(index, feat);
         Py_ssize_t r = 0;
         if (row != NULL) {
             r = PyLong_AsSsize_t(row);
@@ -968,6 +1078,10 @@ rows_of(PyObject *feats, PyObject *index, Py_ssize_t n_rows, Py_ssize_t *ids)
         } else if (PyErr_Occurred())
             return -1;
         ids[k] = r;
+        memo->keys[slot] = feat;  /* held by ``feats`` for the whole call */
+        memo->rows[slot] = r;
+        if (2 * ++memo->used > memo->mask && memo_grow(memo) < 0)
+            return -1;
     }
     return 0;
 }
@@ -989,11 +1103,19 @@ feature_sums(PyObject *self, PyObject *args)
     const double *w = wv.buf;
     double *o = ov.buf;
     Py_ssize_t *ids = NULL, cap = 0;
+    double *sums = NULL;
+    Memo memo = {NULL, NULL, 0, 0};
     PyObject *result = NULL;
     if (ov.shape[0] != m || ov.shape[1] != cols || n_rows < 1) {
         PyErr_SetString(PyExc_ValueError, "out must have a row per block and the weights' columns");
         goto done;
     }
+    if ((sums = PyMem_New(double, (1 + 8 + 64) * cols)) == NULL) {  /* a block's sums, pairwise's room */
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (memo_init(&memo, 1024) < 0)
+        goto done;
     for (Py_ssize_t i = 0; i < m; i++) {
         PyObject *feats = PyList_GET_ITEM(own, i);
         if (!PyList_Check(feats)) {
@@ -1009,14 +1131,17 @@ feature_sums(PyObject *self, PyObject *args)
                 goto done;
             }
         }
-        if (rows_of(feats, index, n_rows, ids) < 0)
+        if (rows_of(feats, index, n_rows, ids, &memo) < 0)
             goto done;
+        pairwise(w, cols, ids, n, sums, sums + cols, sums + 9 * cols);
         for (Py_ssize_t c = 0; c < cols; c++)  /* reduceat: the first row (0), plus the rest */
-            o[i * cols + c] = w[c] + pairwise(w, cols, ids, n, c);
+            o[i * cols + c] = w[c] + sums[c];
     }
     result = Py_NewRef(Py_None);
 done:
     PyMem_Free(ids);
+    PyMem_Free(sums);
+    memo_free(&memo);
     PyBuffer_Release(&wv);
     PyBuffer_Release(&ov);
     return result;
@@ -1107,187 +1232,6 @@ done:
     PyBuffer_Release(&tv);
     PyBuffer_Release(&ov);
     return result;
-}
-
-static PyObject *GETPARENT, *GET, *TAG, *CLASS, *ID;
-
-/* ``t + (x,)``: a new reference */
-static PyObject *
-tuple_plus(PyObject *t, PyObject *x)
-{
-    Py_ssize_t n = PyTuple_GET_SIZE(t);
-    PyObject *out = PyTuple_New(n + 1);
-    if (out == NULL)
-        return NULL;
-    for (Py_ssize_t k = 0; k < n; k++)
-        PyTuple_SET_ITEM(out, k, Py_NewRef(PyTuple_GET_ITEM(t, k)));
-    PyTuple_SET_ITEM(out, n, Py_NewRef(x));
-    return out;
-}
-
-/* ``above + marks[:1] + tuple(m for m in marks[1:] if m not in above)``: the
-   container features of a chain (a vocabulary word counts once however many
-   ancestors carry it; marks[0], container.<tag>, each time); a new reference */
-static PyObject *
-inherited_marks(PyObject *above, PyObject *marks)
-{
-    Py_ssize_t na = PyTuple_GET_SIZE(above), nm = PyTuple_GET_SIZE(marks);
-    PyObject *out = PyTuple_New(na + nm);
-    if (out == NULL)
-        return NULL;
-    Py_ssize_t n = 0;
-    for (Py_ssize_t k = 0; k < na; k++)
-        PyTuple_SET_ITEM(out, n++, Py_NewRef(PyTuple_GET_ITEM(above, k)));
-    for (Py_ssize_t k = 0; k < nm; k++) {
-        PyObject *m = PyTuple_GET_ITEM(marks, k);
-        if (k > 0) {
-            int in = PySequence_Contains(above, m);
-            if (in < 0) {
-                Py_DECREF(out);
-                return NULL;
-            }
-            if (in)
-                continue;
-        }
-        PyTuple_SET_ITEM(out, n++, Py_NewRef(m));
-    }
-    if (n < na + nm && _PyTuple_Resize(&out, n) < 0)
-        return NULL;
-    return out;
-}
-
-/* the context of ``el`` from its parent's ``parent`` (``_child_context`` in
-   features.py): a new reference */
-static PyObject *
-child_context(PyObject *parent, PyObject *el, PyObject *marks_fn, PyObject *td_tags, PyObject *div_tags)
-{
-    if (!PyTuple_Check(parent) || PyTuple_GET_SIZE(parent) != 7) {
-        PyErr_SetString(PyExc_TypeError, "a context is a tuple of 7");
-        return NULL;
-    }
-    PyObject *chain = PyTuple_GET_ITEM(parent, 0), *names = PyTuple_GET_ITEM(parent, 1);
-    PyObject *above = PyTuple_GET_ITEM(parent, 2), *div = PyTuple_GET_ITEM(parent, 5);
-    PyObject *td = PyTuple_GET_ITEM(parent, 6);
-    PyObject *tag_obj = NULL, *cls = NULL, *id = NULL, *r = NULL, *out = NULL;
-    if ((tag_obj = PyObject_GetAttr(el, TAG)) == NULL || (cls = PyObject_CallMethodOneArg(el, GET, CLASS)) == NULL
-            || (id = PyObject_CallMethodOneArg(el, GET, ID)) == NULL)
-        goto done;
-    r = PyObject_CallFunctionObjArgs(marks_fn, tag_obj, cls, id, NULL);
-    if (r == NULL)
-        goto done;
-    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3 || !PyTuple_Check(PyTuple_GET_ITEM(r, 1))
-            || !PyTuple_Check(chain) || !PyTuple_Check(names) || !PyTuple_Check(above)) {
-        PyErr_SetString(PyExc_TypeError, "unexpected marks or context");
-        goto done;
-    }
-    PyObject *tag = PyTuple_GET_ITEM(r, 0);
-    int is_td = PySet_Contains(td_tags, tag), is_div = PySet_Contains(div_tags, tag);
-    if (is_td < 0 || is_div < 0)
-        goto done;
-    out = PyTuple_New(7);
-    if (out == NULL)
-        goto done;
-    PyTuple_SET_ITEM(out, 0, tuple_plus(chain, el));
-    PyTuple_SET_ITEM(out, 1, tuple_plus(names, tag));
-    PyTuple_SET_ITEM(out, 2, inherited_marks(above, PyTuple_GET_ITEM(r, 1)));
-    PyTuple_SET_ITEM(out, 3, Py_NewRef(above));
-    PyTuple_SET_ITEM(out, 4, Py_NewRef(PyTuple_GET_ITEM(r, 2)));
-    PyTuple_SET_ITEM(out, 5, Py_NewRef(is_div ? el : div));
-    PyTuple_SET_ITEM(out, 6, Py_NewRef(is_td ? el : td));
-    for (int k = 0; k < 3; k++)
-        if (PyTuple_GET_ITEM(out, k) == NULL) {
-            Py_CLEAR(out);
-            break;
-        }
-done:
-    Py_XDECREF(tag_obj);
-    Py_XDECREF(cls);
-    Py_XDECREF(id);
-    Py_XDECREF(r);
-    return out;
-}
-
-/* the context of ``el`` (a borrowed reference, held by ``cache``), computed with those
-   of its ancestors that ``cache`` does not hold yet (``_python_contexts`` in features.py) */
-static PyObject *
-element_context(PyObject *el, PyObject *body, PyObject *cache, PyObject *marks_fn, PyObject *td_tags,
-                PyObject *div_tags, PyObject *empty)
-{
-    PyObject *c = PyDict_GetItemWithError(cache, el);
-    if (c != NULL || PyErr_Occurred())
-        return c;
-    PyObject *below = PyList_New(0);  /* el and its ancestors without a context yet, upwards */
-    if (below == NULL)
-        return NULL;
-    Py_INCREF(el);
-    while (c == NULL) {
-        PyObject *parent = PyObject_CallMethodNoArgs(el, GETPARENT);
-        if (parent == NULL)
-            goto error;
-        if (parent == Py_None || el == body) {
-            Py_DECREF(parent);
-            if (PyDict_SetItem(cache, el, empty) < 0)
-                goto error;
-            c = empty;
-            break;
-        }
-        if (PyList_Append(below, el) < 0) {
-            Py_DECREF(parent);
-            goto error;
-        }
-        Py_SETREF(el, parent);
-        c = PyDict_GetItemWithError(cache, el);
-        if (c == NULL && PyErr_Occurred())
-            goto error;
-    }
-    Py_DECREF(el);
-    for (Py_ssize_t k = PyList_GET_SIZE(below) - 1; k >= 0; k--) {
-        PyObject *child = PyList_GET_ITEM(below, k);
-        PyObject *made = child_context(c, child, marks_fn, td_tags, div_tags);
-        if (made == NULL || PyDict_SetItem(cache, child, made) < 0) {
-            Py_XDECREF(made);
-            Py_DECREF(below);
-            return NULL;
-        }
-        Py_DECREF(made);  /* the cache holds it */
-        c = made;
-    }
-    Py_DECREF(below);
-    return c;
-error:
-    Py_DECREF(el);
-    Py_DECREF(below);
-    return NULL;
-}
-
-static PyObject *
-contexts(PyObject *self, PyObject *args)
-{
-    PyObject *sources, *body, *marks_fn, *td_tags, *div_tags, *empty;
-    if (!PyArg_ParseTuple(args, "O!OOO!O!O!", &PyList_Type, &sources, &body, &marks_fn, &PyFrozenSet_Type, &td_tags,
-                          &PyFrozenSet_Type, &div_tags, &PyTuple_Type, &empty))
-        return NULL;
-    PyObject *cache = PyDict_New();
-    if (cache == NULL)
-        return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(sources);
-    PyObject *out = PyList_New(n);
-    if (out == NULL)
-        goto error;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *el = PyList_GET_ITEM(sources, i);
-        PyObject *c = el == Py_None ? empty
-                      : element_context(el, body, cache, marks_fn, td_tags, div_tags, empty);
-        if (c == NULL)
-            goto error;
-        PyList_SET_ITEM(out, i, Py_NewRef(c));
-    }
-    Py_DECREF(cache);
-    return out;
-error:
-    Py_XDECREF(out);
-    Py_DECREF(cache);
-    return NULL;
 }
 
 /* ASCII character classes of Python's re for str patterns: \w, \d, \s */
@@ -1433,6 +1377,242 @@ ascii_dates(PyObject *self, PyObject *args)
     return Py_BuildValue("(OO)", ascii_date(b, n) ? Py_True : Py_False, ascii_time(b, n) ? Py_True : Py_False);
 }
 
+/* is ``ch`` a character of re's \w for str patterns (sre's SRE_UNI_IS_WORD)? */
+static inline int
+is_word_char(Py_UCS4 ch)
+{
+    if (ch < 128)
+        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+    return Py_UNICODE_ISALNUM(ch);
+}
+
+static PyObject *
+word_hits(PyObject *self, PyObject *args)
+{
+    PyObject *texts, *words;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &texts, &words))
+        return NULL;
+    if (!PyAnySet_Check(words)) {
+        PyErr_SetString(PyExc_TypeError, "word_hits: words is a set");
+        return NULL;
+    }
+    int look = PySet_GET_SIZE(words) > 0;
+    Py_ssize_t n_texts = PyList_GET_SIZE(texts);
+    PyObject *out = PyList_New(n_texts);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t t = 0; t < n_texts; t++) {
+        PyObject *text = PyList_GET_ITEM(texts, t);
+        if (!PyUnicode_Check(text)) {
+            PyErr_SetString(PyExc_TypeError, "word_hits: texts are str");
+            goto error;
+        }
+        int kind = PyUnicode_KIND(text);
+        const void *data = PyUnicode_DATA(text);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text), n = 0, hits = 0, i = 0;
+        while (i < len) {
+            if (!is_word_char(PyUnicode_READ(kind, data, i))) {
+                i++;
+                continue;
+            }
+            Py_ssize_t start = i;
+            while (i < len && is_word_char(PyUnicode_READ(kind, data, i)))
+                i++;
+            n++;
+            if (look) {
+                PyObject *word = PyUnicode_Substring(text, start, i);
+                int in = word == NULL ? -1 : PySet_Contains(words, word);
+                Py_XDECREF(word);
+                if (in < 0)
+                    goto error;
+                hits += in;
+            }
+        }
+        PyObject *pair = Py_BuildValue("(nn)", n, hits);
+        if (pair == NULL)
+            goto error;
+        PyList_SET_ITEM(out, t, pair);
+    }
+    return out;
+error:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyObject *WORDS, *LINK_LETTERS, *LETTERS, *TEXT;  /* the _Facts fields shallow reads, interned */
+
+/* an int field of a block's facts as a C integer (-1 with an exception set) */
+static Py_ssize_t
+int_field(PyObject *f, PyObject *name)
+{
+    PyObject *v = PyObject_GetAttr(f, name);
+    if (v == NULL)
+        return -1;
+    Py_ssize_t n = PyLong_Check(v) ? PyLong_AsSsize_t(v) : -1;
+    Py_DECREF(v);
+    if (n < 0 && !PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "a count of the facts is not a non-negative int");
+    return n;
+}
+
+static PyObject *
+shallow(PyObject *self, PyObject *args)
+{
+    PyObject *own, *facts, *names, *thresholds;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyList_Type, &own, &PyList_Type, &facts, &PyTuple_Type, &names,
+                          &PyTuple_Type, &thresholds))
+        return NULL;
+    Py_ssize_t m = PyList_GET_SIZE(facts);
+    if (PyList_GET_SIZE(own) != m || PyTuple_GET_SIZE(names) != 4 || PyTuple_GET_SIZE(thresholds) != 4) {
+        PyErr_SetString(PyExc_ValueError, "shallow: own, facts, names and thresholds do not match");
+        return NULL;
+    }
+    PyObject *lists[4];
+    double *below[4] = {NULL, NULL, NULL, NULL};
+    Py_ssize_t n_below[4];
+    Py_ssize_t *words = PyMem_New(Py_ssize_t, m + 2);  /* words[i + 1]: block i's; 0 past the ends */
+    PyObject *result = NULL;
+    if (words == NULL)
+        return PyErr_NoMemory();
+    for (int k = 0; k < 4; k++) {
+        lists[k] = PyTuple_GET_ITEM(names, k);
+        if ((below[k] = doubles(PyTuple_GET_ITEM(thresholds, k), &n_below[k])) == NULL)
+            goto done;
+        if (!PyList_Check(lists[k]) || PyList_GET_SIZE(lists[k]) != n_below[k] || n_below[k] < 1) {
+            PyErr_SetString(PyExc_ValueError, "shallow: a name list does not match its thresholds");
+            goto done;
+        }
+    }
+    words[0] = words[m + 1] = 0;
+    for (Py_ssize_t i = 0; i < m; i++)
+        if ((words[i + 1] = int_field(PyList_GET_ITEM(facts, i), WORDS)) < 0)
+            goto done;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *f = PyList_GET_ITEM(facts, i), *out = PyList_GET_ITEM(own, i);
+        if (!PyList_Check(out)) {
+            PyErr_SetString(PyExc_TypeError, "own must hold lists");
+            goto done;
+        }
+        Py_ssize_t links = int_field(f, LINK_LETTERS), letters = links < 0 ? -1 : int_field(f, LETTERS);
+        if (letters < 0)
+            goto done;
+        PyObject *text = PyObject_GetAttr(f, TEXT);
+        if (text == NULL)
+            goto done;
+        Py_ssize_t chars = PyUnicode_Check(text) ? PyUnicode_GET_LENGTH(text) : -1;
+        Py_DECREF(text);
+        if (chars < 0) {
+            PyErr_SetString(PyExc_TypeError, "a block's text is not a str");
+            goto done;
+        }
+        Py_ssize_t w = words[i + 1], pw = words[i], nw = words[i + 2], lines = (chars + 79) / 80;
+        double v[4] = {letters ? (double)links / (double)letters : 0.0,
+                       (double)w / (double)(lines > 1 ? lines : 1),
+                       w ? (double)pw / (double)w : 10.0,
+                       nw ? (double)w / (double)nw : 10.0};
+        for (int k = 0; k < 4; k++)
+            if (add(out, bucket_name(lists[k], below[k], n_below[k], v[k])) < 0)
+                goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < 4; k++)
+        PyMem_Free(below[k]);
+    PyMem_Free(words);
+    return result;
+}
+
+static PyObject *INLINES;  /* "inlines", interned */
+
+/* the elements two chains (tuples) share from their start, compared by identity */
+static Py_ssize_t
+shared_prefix(PyObject *a, PyObject *b)
+{
+    Py_ssize_t n = Py_MIN(PyTuple_GET_SIZE(a), PyTuple_GET_SIZE(b)), k = 0;
+    while (k < n && PyTuple_GET_ITEM(a, k) == PyTuple_GET_ITEM(b, k))
+        k++;
+    return k;
+}
+
+/* the line breaks (``br`` itself) among a block's inline content */
+static Py_ssize_t
+breaks(PyObject *block, PyObject *br)
+{
+    PyObject *inlines = PyObject_GetAttr(block, INLINES);
+    if (inlines == NULL)
+        return -1;
+    if (!PyList_Check(inlines)) {
+        Py_DECREF(inlines);
+        PyErr_SetString(PyExc_TypeError, "a block's inlines are not a list");
+        return -1;
+    }
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(inlines); i++)
+        n += PyList_GET_ITEM(inlines, i) == br;
+    Py_DECREF(inlines);
+    return n;
+}
+
+static PyObject *
+splits(PyObject *self, PyObject *args)
+{
+    PyObject *own, *blocks, *contexts, *split_names, *thresholds, *br_names, *counts, *br;
+    if (!PyArg_ParseTuple(args, "O!O!O!OOO!OO", &PyList_Type, &own, &PyList_Type, &blocks, &PyList_Type, &contexts,
+                          &split_names, &thresholds, &PyList_Type, &br_names, &counts, &br))
+        return NULL;
+    Py_ssize_t m = PyList_GET_SIZE(own), nC;
+    if (PyList_GET_SIZE(blocks) != m || PyList_GET_SIZE(contexts) != m) {
+        PyErr_SetString(PyExc_ValueError, "splits: own, blocks and contexts do not match");
+        return NULL;
+    }
+    double *C = doubles(counts, &nC);
+    if (C == NULL)
+        return NULL;
+    PyObject *result = NULL, *prev_chain = NULL, *prev_names = NULL, *empty = PyTuple_New(0);
+    if (empty == NULL)
+        goto done;
+    if (PyList_GET_SIZE(br_names) != nC || nC < 1) {
+        PyErr_SetString(PyExc_ValueError, "splits: the names of split.br do not match the thresholds");
+        goto done;
+    }
+    prev_chain = Py_NewRef(empty);
+    prev_names = Py_NewRef(empty);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *out = PyList_GET_ITEM(own, i), *c = PyList_GET_ITEM(contexts, i);
+        if (!PyList_Check(out) || !PyTuple_Check(c) || PyTuple_GET_SIZE(c) < 2 || !PyTuple_Check(PyTuple_GET_ITEM(c, 0))
+                || !PyTuple_Check(PyTuple_GET_ITEM(c, 1))) {
+            PyErr_SetString(PyExc_TypeError, "splits: own holds lists, contexts tuples of tuples");
+            goto done;
+        }
+        PyObject *chain = PyTuple_GET_ITEM(c, 0), *names = PyTuple_GET_ITEM(c, 1);
+        Py_ssize_t k = shared_prefix(chain, prev_chain);
+        PyObject *closed = PyTuple_GetSlice(prev_names, k, PY_SSIZE_T_MAX);
+        PyObject *opened = closed ? PyTuple_GetSlice(names, k, PY_SSIZE_T_MAX) : NULL;
+        PyObject *found = opened ? PyObject_CallFunctionObjArgs(split_names, closed, opened, thresholds, NULL) : NULL;
+        Py_XDECREF(closed);
+        Py_XDECREF(opened);
+        if (found == NULL)
+            goto done;
+        PyObject *r = PySequence_InPlaceConcat(out, found);
+        Py_DECREF(found);
+        if (r == NULL)
+            goto done;
+        Py_DECREF(r);
+        Py_ssize_t n_br = breaks(PyList_GET_ITEM(blocks, i), br);
+        if (n_br < 0 || add(out, bucket_name(br_names, C, nC, (double)n_br)) < 0)
+            goto done;
+        Py_SETREF(prev_chain, Py_NewRef(chain));
+        Py_SETREF(prev_names, Py_NewRef(names));
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(prev_chain);
+    Py_XDECREF(prev_names);
+    Py_XDECREF(empty);
+    PyMem_Free(C);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"text_facts", text_facts, METH_VARARGS,
      "text_facts(raw) -> (text, lower, tokens, alpha, digits, upper, alnum, upper_initial, all_upper, "
@@ -1457,9 +1637,15 @@ static PyMethodDef methods[] = {
     {"forward_backward", forward_backward, METH_VARARGS,
      "forward_backward(u, t, out): each block's label marginals from its state and the transition "
      "potentials, see Scorer.marginals in kitten/boilerplate/crf.py"},
-    {"contexts", contexts, METH_VARARGS,
-     "contexts(sources, body, marks, td_tags, div_tags, empty) -> list: each source element's context, "
-     "see _python_contexts in kitten/boilerplate/features.py"},
+    {"word_hits", word_hits, METH_VARARGS,
+     "word_hits(texts, words) -> list: each text's words (runs of \\w) and those in the set words, "
+     "see _word_hits in kitten/boilerplate/features.py"},
+    {"shallow", shallow, METH_VARARGS,
+     "shallow(own, facts, names, thresholds): the shallow family's features of each block, "
+     "see _shallow in kitten/boilerplate/features.py"},
+    {"splits", splits, METH_VARARGS,
+     "splits(own, blocks, contexts, split_names, thresholds, br_names, counts, br): the split family's "
+     "features of each block, see _splits in kitten/boilerplate/features.py"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1470,10 +1656,11 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__facts(void)
 {
-    if ((GETPARENT = PyUnicode_InternFromString("getparent")) == NULL || (GET = PyUnicode_InternFromString("get")) == NULL
-            || (TAG = PyUnicode_InternFromString("tag")) == NULL || (CLASS = PyUnicode_InternFromString("class")) == NULL
-            || (ID = PyUnicode_InternFromString("id")) == NULL
-            || (LOWER = PyUnicode_InternFromString("lower")) == NULL)
+    if ((LOWER = PyUnicode_InternFromString("lower")) == NULL || (WORDS = PyUnicode_InternFromString("words")) == NULL
+            || (LINK_LETTERS = PyUnicode_InternFromString("link_letters")) == NULL
+            || (LETTERS = PyUnicode_InternFromString("letters")) == NULL
+            || (TEXT = PyUnicode_InternFromString("text")) == NULL
+            || (INLINES = PyUnicode_InternFromString("inlines")) == NULL)
         return NULL;
     for (int k = 0; k < N_ATTRS; k++)
         if ((ATTRS[k] = PyUnicode_InternFromString(ATTR_NAMES[k])) == NULL)

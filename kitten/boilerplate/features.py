@@ -81,6 +81,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from operator import itemgetter, methodcaller
 from dataclasses import asdict, dataclass
 from functools import lru_cache, partial
@@ -94,6 +95,7 @@ from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.language import CHOICE_TOKENS, page_stop_words, stop_word_index, stop_words_of_counts
 from kitten.lists import alnum_count
 from kitten.metadata import json_ld_objects
+from kitten.structure import PROBE_PAGE, parse_xhtml
 
 try:
     from kitten.boilerplate import _facts
@@ -281,14 +283,30 @@ def block_contexts(blocks: list[Block], body, sources: list | None = None) -> li
     that chain, with and without the element's own; its class/id features (not its
     ``container.<tag>``); the nearest ``div``-like and ``td``/``th`` element of the chain
     (``None`` when there is none). Each element's context is computed once, from its
-    parent's (:func:`_child_context`): in C (``_facts.contexts``) when the extension is
-    built, else :func:`_python_contexts`, the same tuples. ``sources``: the blocks'
-    source elements when the caller has them."""
+    parent's (:func:`_child_context`): in C (:func:`_c_contexts`, on lxml's tree) when the
+    extension is built, else :func:`_python_contexts`, the same tuples. ``sources``: the
+    blocks' source elements when the caller has them."""
     if sources is None:
         sources = [b.source for b in blocks]
-    if _facts is not None:
-        return _facts.contexts(sources, body, _marks, _TD, _DIVS, _NO_CONTEXT)
-    return _python_contexts(sources, body)
+    contexts = _c_contexts()
+    return contexts(sources, body) if contexts is not None else _python_contexts(sources, body)
+
+
+@lru_cache(maxsize=1)
+def _c_contexts() -> Callable | None:
+    """:func:`block_contexts` in C (``kitten._structure.block_contexts``, reading each
+    element's name, ``class`` and ``id`` from its libxml2 node with lxml's C API), or None
+    when the module is not built (no C compiler or no lxml headers at install) or gives
+    the elements of the structure step's probe page other contexts than
+    :func:`_python_contexts`."""
+    try:
+        from kitten._structure import block_contexts as contexts
+    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
+        return None
+    body = parse_xhtml(PROBE_PAGE).find(_NS + "body")
+    sources = [*body.iter(), None, body]
+    in_c = partial(contexts, _marks, _TD, _DIVS, _NO_CONTEXT)
+    return in_c if in_c(sources, body) == _python_contexts(sources, body) else None
 
 
 def _python_contexts(sources: list, body) -> list[tuple]:
@@ -342,13 +360,26 @@ def _marks(tag, cls: str | None, id_: str | None) -> tuple[str, tuple[str, ...],
     out = [f"container.{tag}"]
     for v in (cls, id_):
         if v:
-            if "kitten." in v:  # role, itemprop, itemtype, aria-hidden (kitten/normalizer/xhtml.py)
-                semantic = [t for t in v.split() if t.startswith(SEMANTIC_PREFIX)]
-                out += [f"container.kw.{t[len(SEMANTIC_PREFIX):]}" for t in semantic]
-                v = " ".join(t for t in v.split() if not t.startswith(SEMANTIC_PREFIX))
-            out += [f"container.kw.{w}" for w in name_words(v.replace("kitten-", " "))]
+            # a value without kitten's tokens reads as name_words reads it, digits as spaces:
+            # ids that differ in their numbers only (comment-123, comment-124) share an entry
+            out += _value_marks(v if "kitten" in v else _DIGITS.sub(" ", v))
     marks = tuple(dict.fromkeys(out))
     return tag, marks, marks[1:]
+
+
+@lru_cache(maxsize=8192)
+def _value_marks(v: str) -> tuple[str, ...]:
+    """The ``container.kw.*`` features of a ``class`` or ``id`` value ``v``: its semantic
+    tokens (``kitten.`` ones: role, itemprop, itemtype, aria-hidden, kept by
+    kitten/normalizer/xhtml.py), then its vocabulary words (:func:`name_words`). A pure
+    function of the string, cached across pages."""
+    out = []
+    if "kitten." in v:
+        semantic = [t for t in v.split() if t.startswith(SEMANTIC_PREFIX)]
+        out += [f"container.kw.{t[len(SEMANTIC_PREFIX):]}" for t in semantic]
+        v = " ".join(t for t in v.split() if not t.startswith(SEMANTIC_PREFIX))
+    out += [f"container.kw.{w}" for w in name_words(v.replace("kitten-", " "))]
+    return tuple(out)
 
 
 class _Facts(NamedTuple):
@@ -671,7 +702,16 @@ def _markup(own: list[list[str]], blocks: list[Block], contexts: list[tuple]) ->
 def _splits(own: list[list[str]], blocks: list[Block], contexts: list[tuple], names: dict, C: tuple) -> None:
     """The ``split`` family: the elements closed since the previous block, then those
     opened (``split.close.<tag>``, ``split.open.<tag>``, ``split.<tag>=<count>``), and
-    ``split.br=<n>``."""
+    ``split.br=<n>``: in C (``_facts.splits``) when the extension is built, else
+    :func:`_python_splits`, the same features."""
+    if _facts is not None:
+        _facts.splits(own, blocks, contexts, _split_names, C, names["split.br"], _below(C), BR)
+    else:
+        _python_splits(own, blocks, contexts, names, C)
+
+
+def _python_splits(own: list[list[str]], blocks: list[Block], contexts: list[tuple], names: dict, C: tuple) -> None:
+    """:func:`_splits` in Python."""
     Cb = _below(C)
     br_names = names["split.br"]
     prev_chain: tuple = ()
@@ -803,16 +843,16 @@ def _patterns(out: list[str], f: _Facts) -> None:
 def _duplicates(own: list[list[str]], facts: list[_Facts], names: dict, C: tuple) -> None:
     """The ``duplicate`` family: ``duplicate-count=<n>`` and ``first-duplicate``."""
     Cb = _below(C)
-    dup: dict[str, int] = {}
-    for f in facts:
-        dup[f.lower] = dup.get(f.lower, 0) + 1
-    seen: set[str] = set()
-    for out, f in zip(own, facts):
-        key = f.lower
-        out.append(names["duplicate-count"][bisect_right(Cb, dup[key]) - 1])
-        if dup[key] > 1 and key not in seen:
+    counts = names["duplicate-count"]
+    lowers = [f.lower for f in facts]
+    dup = Counter(lowers)
+    seen: set[str] = set()  # the texts of several blocks met so far
+    for out, key in zip(own, lowers):
+        n = dup[key]
+        out.append(counts[bisect_right(Cb, n) - 1])
+        if n > 1 and key not in seen:
             out.append("first-duplicate")
-        seen.add(key)
+            seen.add(key)
 
 
 def _group_words(contexts: list[tuple], facts: list[_Facts]) -> tuple[dict, dict]:
@@ -856,8 +896,23 @@ def _document(own: list[list[str]], facts: list[_Facts], div_words: dict, td_wor
         out += page_wide
 
 
+#: the bucketed features of the ``shallow`` family, in their order
+SHALLOW_NAMES = ("link-density", "text-density", "quotient.prev", "quotient.next")
+
+
 def _shallow(own: list[list[str]], facts: list[_Facts], names: dict, R: tuple, C: tuple, Q: tuple) -> None:
-    """The ``shallow`` family: ``link-density``, ``text-density``, ``quotient.prev``, ``quotient.next``."""
+    """The ``shallow`` family: ``link-density``, ``text-density``, ``quotient.prev``,
+    ``quotient.next``: in C (``_facts.shallow``) when the extension is built, else
+    :func:`_python_shallow`, the same features."""
+    if _facts is not None:
+        _facts.shallow(own, facts, tuple(names[p] for p in SHALLOW_NAMES),
+                       (_below(R), _below(C), _below(Q), _below(Q)))
+    else:
+        _python_shallow(own, facts, names, R, C, Q)
+
+
+def _python_shallow(own: list[list[str]], facts: list[_Facts], names: dict, R: tuple, C: tuple, Q: tuple) -> None:
+    """:func:`_shallow` in Python."""
     br = bisect_right
     Rb, Cb, Qb = _below(R), _below(C), _below(Q)
     links, density = names["link-density"], names["text-density"]
@@ -878,6 +933,15 @@ TITLE_SHARE = 0.6
 #: a block is prose for the region when it has this many words, under this link density
 PROSE_WORDS = 10
 PROSE_LINKS = 0.5
+
+
+def _word_hits(texts: list[str], words: set[str] | frozenset[str]) -> list[tuple[int, int]]:
+    """For each of ``texts``, how many words it has (:data:`_WORD`'s matches) and how many
+    of them are in ``words``: in C (``_facts.word_hits``, without the words' list) when
+    the extension is built, the same counts."""
+    if _facts is not None:
+        return _facts.word_hits(texts, words)
+    return [(len(found), sum(map(words.__contains__, found))) for found in map(_WORD.findall, texts)]
 
 
 def _first_tokens(facts: list[_Facts], limit: int) -> list[str]:
@@ -924,14 +988,12 @@ def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], c
     title = set(_WORD.findall(_page_title(root).lower()))
     at = -1
     if title:
-        for i, (b, f) in enumerate(zip(blocks, facts)):
-            if not 2 <= f.tokens <= 40:
-                continue
-            words = _WORD.findall(f.lower)
-            if 2 <= len(words) <= 40 and len(set(words)) >= TITLE_SHARE * len(title) \
-                    and sum(map(title.__contains__, words)) >= TITLE_SHARE * len(words):
+        short = [i for i, f in enumerate(facts) if 2 <= f.tokens <= 40]
+        for i, (n_words, hits) in zip(short, _word_hits([facts[i].lower for i in short], title)):
+            if 2 <= n_words <= 40 and hits >= TITLE_SHARE * n_words \
+                    and len(set(_WORD.findall(facts[i].lower))) >= TITLE_SHARE * len(title):
                 out[i].append("title.match")
-                if at < 0 or (b.kind == "heading" and blocks[at].kind != "heading"):
+                if at < 0 or (blocks[i].kind == "heading" and blocks[at].kind != "heading"):
                     at = i if at < 0 or blocks[at].kind != "heading" else at
     if at < 0:
         at = next((i for i, b in enumerate(blocks) if b.tag == "h1"), -1)
@@ -942,10 +1004,9 @@ def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], c
         declared = ["ld.none"] * n
     else:
         declared = []
-        for f in facts:
-            words = _WORD.findall(f.lower)
-            share = sum(map(body.__contains__, words)) / len(words) if len(words) >= 3 else 0.0
-            declared.append("ld.short" if len(words) < 3 else "ld.body" if share >= 0.8 else "ld.part"
+        for n_words, hits in _word_hits([f.lower for f in facts], body):
+            share = hits / n_words if n_words >= 3 else 0.0
+            declared.append("ld.short" if n_words < 3 else "ld.body" if share >= 0.8 else "ld.part"
                             if share >= 0.4 else "ld.out")
     inside = _region([c[0] for c in contexts], [f.words for f in facts],
                      [f.link_letters / f.letters if f.letters else 0.0 for f in facts])
@@ -956,22 +1017,17 @@ def _landmarks(out: list[list[str]], blocks: list[Block], facts: list[_Facts], c
         for x in out:
             x.append("region.none")
         return
-    dist = [0 if x else n for x in inside]
-    for order in (range(n), range(n - 1, -1, -1)):  # blocks to the nearest block inside
-        last = None
-        for i in order:
-            if inside[i]:
-                last = i
-            elif last is not None:
-                dist[i] = min(dist[i], abs(i - last))
-    first = inside.index(True) if True in inside else n
+    ins = [i for i, x in enumerate(inside) if x]  # at least the blocks of the chains that made it
+    ins.append(3 * n)  # past the last: farther than any block before it
     Cb, dist_names = _below(C), names["region.dist"]
-    for i, (x, d) in enumerate(zip(out, dist)):
-        if inside[i]:
+    prev, k = -3 * n, 0  # the blocks inside before and from each block on: ins[k - 1], ins[k]
+    for i, x in enumerate(out):
+        if i == ins[k]:
             x.append("region.in")
-        else:
-            x.append("region.before" if i < first else "region.after")
-            x.append(dist_names[bisect_right(Cb, d) - 1])
+            prev, k = i, k + 1
+        else:  # blocks to the nearest block inside
+            x.append("region.before" if k == 0 else "region.after")
+            x.append(dist_names[bisect_right(Cb, min(i - prev, ins[k] - i)) - 1])
 
 
 #: the feature of blocks inside containers named for readers' comments: prose, but not the page's own
@@ -1002,16 +1058,20 @@ def _region(chains: list[tuple], words: list[int], link_density: list[float],
     is not the page's, and on pages with a short article and long threads the thread
     would win.)"""
     score: dict = {}
+    depth: dict = {}  # each scored element's place in the chains that hold it
     for k, (chain, w, ld) in enumerate(zip(chains, words, link_density)):
         if w >= PROSE_WORDS and ld < PROSE_LINKS and not (excluded and excluded[k]) and len(chain) >= 2:
             w = w * (1 - ld)
             score[chain[-2]] = score.get(chain[-2], 0.0) + w
+            depth[chain[-2]] = len(chain) - 2
             if len(chain) >= 3:
                 score[chain[-3]] = score.get(chain[-3], 0.0) + w / 2
+                depth[chain[-3]] = len(chain) - 3
     best = max(score, key=score.__getitem__, default=None)
     if best is None:
         return None
-    return [best in chain for chain in chains]
+    d = depth[best]  # a chain holds an element at its depth below body only
+    return [len(chain) > d and chain[d] is best for chain in chains]
 
 
 def prose_region(blocks: list[Block], contexts: list[tuple] | None = None,
