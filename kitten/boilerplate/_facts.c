@@ -4,7 +4,7 @@
  *                     all_upper, with_digit, words, sentences)
  *
  * The same values as kitten/boilerplate/features.py's Python fallback
- * (``_python_text_facts``), operation for operation:
+ * (the body of ``text_facts`` without the extension), operation for operation:
  *   tokens   len(raw.split())
  *   text     " ".join(raw.split()) (made in one pass, without the tokens' strings)
  *   lower    text.lower()
