@@ -1,5 +1,6 @@
 /* Link letters of a list item counted in C (optional; kitten/lists.py walks the item in
- * Python for the same counts, and is used when this module is not built).
+ * Python for the same counts, and is used when this module is not built), and the
+ * markup of a table cell (kitten/tables/features.py's walk_markup in Python).
  *
  *   link_letters(item) -> (inside, outside)
  *       item: an lxml element. Letters and digits of the text inside links, letters of
@@ -22,6 +23,18 @@
  *       reads it), added up per nearest ancestor-or-self of the link among ``sources``
  *       (lxml elements, or None), keyed by that element, in the order of the first link
  *       of each.
+ *
+ *   cell_markup(cell, bold_style) -> (tags, link_chars, images, forms, emphasis_chars) or None
+ *       What the elements under a table cell hold, as kitten/tables/features.py's
+ *       ``walk_markup`` counts them in Python: every element under ``cell`` (not the
+ *       cell) is a tag; an XHTML <a> with an href adds the characters of its text to
+ *       link_chars, an <img> is an image, an <input>, <select>, <textarea> or <button> a
+ *       form control, a b, strong, em, i, u or h1-h6 adds its text's characters to
+ *       emphasis_chars, and so does any other element whose non-empty style attribute
+ *       ``bold_style`` (a callable: the pattern's search) finds true. An element's text
+ *       is every text and CDATA node under it, as lxml's itertext reads it, its
+ *       characters counted as Python counts them after str.strip(). None when a style
+ *       is not one text node (an entity reference in it): the caller walks in Python.
  *
  * The tree is read through lxml's element proxy: its first fields (struct LxmlElement
  * of lxml/etree.h: PyObject_HEAD, the document, the libxml2 node) have been the same
@@ -97,6 +110,31 @@ static int has_anchor(const xmlNode *item) {
     return 0;
 }
 
+#define NOT_UTF8 0xFFFFFFFFu
+
+/* The code point of the UTF-8 sequence at *p, *p moved past it; NOT_UTF8 (one byte
+ * skipped) for a byte that starts none (libxml2 never stores such text). */
+static Py_UCS4 decode(const unsigned char **p) {
+    const unsigned char *s = *p;
+    Py_UCS4 c = *s;
+    if (c < 0x80) {
+        *p = s + 1;
+    } else if (c >= 0xF0 && s[1] && s[2] && s[3]) {
+        c = ((c & 0x07) << 18) | ((s[1] & 0x3F) << 12) | ((s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+        *p = s + 4;
+    } else if (c >= 0xE0 && s[1] && s[2]) {
+        c = ((c & 0x0F) << 12) | ((s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+        *p = s + 3;
+    } else if (c >= 0xC0 && s[1]) {
+        c = ((c & 0x1F) << 6) | (s[1] & 0x3F);
+        *p = s + 2;
+    } else {
+        *p = s + 1;
+        c = NOT_UTF8;
+    }
+    return c;
+}
+
 /* Adds the letters and digits (inside) or the letters (outside) of UTF-8 text. */
 static void count(const unsigned char *s, int inside, Py_ssize_t *n) {
     while (*s) {
@@ -108,21 +146,117 @@ static void count(const unsigned char *s, int inside, Py_ssize_t *n) {
                 (*n)++;
             continue;
         }
-        if (c >= 0xF0 && s[1] && s[2] && s[3]) {
-            c = ((c & 0x07) << 18) | ((s[1] & 0x3F) << 12) | ((s[2] & 0x3F) << 6) | (s[3] & 0x3F);
-            s += 4;
-        } else if (c >= 0xE0 && s[1] && s[2]) {
-            c = ((c & 0x0F) << 12) | ((s[1] & 0x3F) << 6) | (s[2] & 0x3F);
-            s += 3;
-        } else if (c >= 0xC0 && s[1]) {
-            c = ((c & 0x1F) << 6) | (s[1] & 0x3F);
-            s += 2;
-        } else {
-            s++; /* not UTF-8 (libxml2 never stores such text) */
-            continue;
-        }
+        if ((c = decode(&s)) == NOT_UTF8) continue;
         if (Py_UNICODE_ISALNUM(c) && (inside || !Py_UNICODE_ISDECIMAL(c))) (*n)++;
     }
+}
+
+/* The code points of UTF-8 text into *total, whitespace (Py_UNICODE_ISSPACE, what
+ * str.strip() removes) tracked: *lead counts the code points before the first other one
+ * (while *seen is 0), *trail those after the last other one. */
+static void measure(const unsigned char *s, Py_ssize_t *total, Py_ssize_t *lead, Py_ssize_t *trail, int *seen) {
+    while (*s) {
+        Py_UCS4 c = decode(&s);
+        if (c == NOT_UTF8) continue;
+        (*total)++;
+        if (Py_UNICODE_ISSPACE(c)) {
+            if (*seen) (*trail)++;
+            else (*lead)++;
+        } else {
+            *seen = 1;
+            *trail = 0;
+        }
+    }
+}
+
+/* The characters of the text under element e (not its tail) without the white space at
+ * its ends: len("".join(e.itertext()).strip()). */
+static Py_ssize_t stripped_length(const xmlNode *e) {
+    const xmlNode *none = NULL;
+    Py_ssize_t total = 0, lead = 0, trail = 0;
+    int seen = 0;
+    for (const xmlNode *n = e->children; n;) {
+        if ((n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) && n->content)
+            measure(n->content, &total, &lead, &trail, &seen);
+        else if (n->type == XML_ELEMENT_NODE && n->children) {
+            n = n->children;
+            continue;
+        }
+        n = after(n, e, &none);
+    }
+    return seen ? total - lead - trail : 0;
+}
+
+/* The value of an attribute without namespace: "" when empty, NULL when absent; *plain is
+ * cleared when the value is not one text node (read as lxml reads it only in Python). */
+static const char *plain_attribute(const xmlNode *n, const char *name, int *plain) {
+    for (const xmlAttr *a = n->properties; a; a = a->next) {
+        if (a->ns != NULL || strcmp((const char *)a->name, name) != 0) continue;
+        const xmlNode *c = a->children;
+        if (c == NULL) return "";
+        if (c->next == NULL && c->type == XML_TEXT_NODE && c->content) return (const char *)c->content;
+        *plain = 0;
+        return NULL;
+    }
+    return NULL;
+}
+
+static int in_names(const char *name, const char *const *names) {
+    for (const char *const *p = names; *p; p++)
+        if (strcmp(*p, name) == 0) return 1;
+    return 0;
+}
+
+static const char *const FORM_CONTROLS[] = {"input", "select", "textarea", "button", NULL};
+static const char *const EMPHASIS[] = {"b", "strong", "em", "i", "u", "h1", "h2", "h3", "h4", "h5", "h6", NULL};
+
+/* 1 when the search callable finds the style true, 0 when not, -1 on an error. */
+static int style_matches(PyObject *search, const char *style) {
+    PyObject *value = PyUnicode_FromString(style);
+    if (value == NULL) return -1;
+    PyObject *found = PyObject_CallOneArg(search, value);
+    Py_DECREF(value);
+    if (found == NULL) return -1;
+    int r = PyObject_IsTrue(found);
+    Py_DECREF(found);
+    return r;
+}
+
+static PyObject *cell_markup(PyObject *self, PyObject *args) {
+    PyObject *cell, *search;
+    if (!PyArg_ParseTuple(args, "OO", &cell, &search)) return NULL;
+    if (!PyObject_TypeCheck(cell, (PyTypeObject *)element_type)) {
+        PyErr_SetString(PyExc_TypeError, "cell_markup: an lxml element expected");
+        return NULL;
+    }
+    const xmlNode *top = ((LxmlElement *)cell)->c_node, *none = NULL;
+    Py_ssize_t tags = 0, links = 0, images = 0, forms = 0, emphasis = 0;
+    if (top == NULL || top->type != XML_ELEMENT_NODE) Py_RETURN_NONE;
+    for (const xmlNode *n = top->children; n;) {
+        if (n->type != XML_ELEMENT_NODE) {
+            n = after(n, top, &none);
+            continue;
+        }
+        tags++;
+        const char *name = xhtml_name(n);
+        if (name && strcmp(name, "a") == 0 && has_attribute(n, "href")) links += stripped_length(n);
+        else if (name && strcmp(name, "img") == 0) images++;
+        else if (name && in_names(name, FORM_CONTROLS)) forms++;
+        else if (name && in_names(name, EMPHASIS)) emphasis += stripped_length(n);
+        else {
+            int plain = 1;
+            const char *style = plain_attribute(n, "style", &plain);
+            if (!plain) Py_RETURN_NONE;
+            if (style && *style) {
+                int r = style_matches(search, style);
+                if (r < 0) return NULL;
+                if (r) emphasis += stripped_length(n);
+            }
+        }
+        if (n->children) n = n->children;
+        else n = after(n, top, &none);
+    }
+    return Py_BuildValue("(nnnnn)", tags, links, images, forms, emphasis);
 }
 
 static PyObject *link_letters(PyObject *self, PyObject *arg) {
@@ -278,6 +412,8 @@ static PyMethodDef methods[] = {
     {"link_letters", link_letters, METH_O, "(letters and digits inside links, letters outside) of an item"},
     {"block_link_letters", block_link_letters, METH_VARARGS,
      "block_link_letters(sources, body) -> dict: letters and digits inside links per block source element"},
+    {"cell_markup", cell_markup, METH_VARARGS,
+     "cell_markup(cell, bold_style) -> (tags, link_chars, images, forms, emphasis_chars) or None"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_links", NULL, -1, methods};

@@ -578,7 +578,12 @@ def walk_link_letters(item) -> _Links:
             if tail:
                 parts[linked].append(tail)
             push((child, linked))
-    return _Links(alnum_count("".join(parts[True])), _count("".join(parts[False]), _NOT_LETTER_RUN, _NOT_LETTER_ASCII))
+    return _Links(alnum_count("".join(parts[True])), letter_count("".join(parts[False])))
+
+
+def letter_count(text: str) -> int:
+    """The letters (Python's regular expression ``[^\\W\\d_]``) of ``text``."""
+    return _count(text, _NOT_LETTER_RUN, _NOT_LETTER_ASCII)
 
 
 def alnum_count(text: str) -> int:

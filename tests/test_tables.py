@@ -362,6 +362,65 @@ def test_the_c_forest_reads_blocks_of_rows_as_the_python_evaluator():
         stage1.proba_many(bad)
 
 
+def test_the_c_forest_lays_out_any_node_order_and_rejects_a_cycle():
+    """The C evaluator copies each tree in preorder (a left child after its parent): a
+    tree whose arrays hold a right child first, or whose root is not node 0, gives
+    ``python_proba``'s numbers; a node reached from two roots is in both trees; a cycle
+    or a child outside the arrays is an error."""
+    from array import array
+
+    _, cell_model = models()
+    if getattr(cell_model, "stage1", cell_model).packed is None:
+        pytest.skip("kitten.tables._forest is not built")
+    from kitten.tables import _forest
+
+    tree = {"left": [2, -1, 3, -1, -1], "right": [1, -1, 4, -1, -1], "feature": [0, -2, 1, -2, -2],
+            "threshold": [0.5, 0.0, 0.3, 0.0, 0.0], "value": [[], [0.0, 1.0], [], [1.0, 0.0], [0.25, 0.75]]}
+    m = model_from_dict({"kind": "forest", "features": ["a", "b"], "classes": ["x", "y"], "trees": [tree, tree]})
+    xs = [[0, 0], [0, 1], [1, 0], [0.5, 0.3], [0.6, 0.31], [float("nan"), 0.0], [0.1, float("nan")]]
+    assert m.proba_many(xs) == [m.python_proba(x) for x in xs]
+    ints, doubles = (lambda *v: array("i", v)), (lambda *v: array("d", v))
+    shared = _forest.pack(ints(-1, 0, -1), ints(-1, 2, -1), ints(0, 0, 0), doubles(0, 0.5, 0),
+                          doubles(1, 0, 0, 0, 0, 1), ints(1, 1, 2), 2)
+    assert _forest.proba(shared, [[0.2], [0.7]]) == [[2 / 3, 1 / 3], [0.0, 1.0]]
+    with pytest.raises(ValueError, match="outside"):
+        _forest.pack(ints(0), ints(0), ints(0), doubles(0.5), doubles(1, 0), ints(0), 2)
+    with pytest.raises(ValueError, match="outside"):
+        _forest.pack(ints(1, -1), ints(5, -1), ints(0, 0), doubles(0.5, 0), doubles(0, 0, 1, 0), ints(0), 2)
+
+
+def test_the_c_cell_markup_counts_as_the_python_walk():
+    """``markup``'s C walk (``kitten/_links.c``, ``cell_markup``) gives ``walk_markup``'s
+    counts for every cell holding elements of real pages (links, images, emphasis by tag
+    and by style), and None (the Python walk) for a style that is not one text node."""
+    from lxml import etree
+
+    from kitten.tables.features import _BOLD_STYLE, Markup, _c_cell_markup, walk_markup
+
+    c_markup = _c_cell_markup()
+    if c_markup is None:
+        pytest.skip("kitten._links is not built")
+    pages = sorted((CORPORA / "wikipedia-tables").rglob("*.html"))[:15]
+    if not pages:
+        pytest.skip("shared corpora not unpacked in .cache/corpora")
+    cells = links = emphasis = 0
+    for page in pages:
+        for tb in leaf_tables(_doc(page.read_text(encoding="utf-8"))):
+            for td in tb.element.iter("{http://www.w3.org/1999/xhtml}td", "{http://www.w3.org/1999/xhtml}th"):
+                m = Markup()
+                walk_markup(td, m)
+                assert c_markup(td, _BOLD_STYLE.search) == (m.tags, m.link_chars, m.images, m.forms,
+                                                            m.emphasis_chars)
+                cells, links, emphasis = cells + 1, links + bool(m.link_chars), emphasis + bool(m.emphasis_chars)
+    assert cells > 2000 and links > 500 and emphasis > 50
+    td = etree.fromstring('<td xmlns="http://www.w3.org/1999/xhtml"><span style="a">b</span></td>')
+    td[0].attrib["style"] = "font-weight:bold"
+    assert c_markup(td, _BOLD_STYLE.search) == (1, 0, 0, 0, 1)
+    td = etree.fromstring('<!DOCTYPE td [<!ENTITY w "bold">]><td xmlns="http://www.w3.org/1999/xhtml">'
+                          '<span style="font-weight:&w;">b</span></td>', etree.XMLParser(resolve_entities=False))
+    assert c_markup(td, _BOLD_STYLE.search) is None
+
+
 def test_the_view_types_each_text_once_and_shares_the_markup_of_plain_cells():
     """``view`` gives every cell ``text_type`` of its text and ``markup`` of its cell, the
     cells without elements or style sharing one Markup of zeros (not linked)."""

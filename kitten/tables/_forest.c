@@ -6,7 +6,11 @@
  *       the trees of a forest laid end to end, as typed arrays (array.array: "i" for
  *       left, right, feature and roots, "d" for threshold and values): node arrays
  *       (left == -1 at a leaf, child indexes absolute), the class shares of every node
- *       (n_classes each; zeros at inner nodes), the index of each tree's root.
+ *       (n_classes each; zeros at inner nodes), the index of each tree's root. They
+ *       are copied as ``Node``s of 16 bytes, each tree in preorder (a left child next to
+ *       its parent) and only the leaves' shares kept: a step down a tree reads one
+ *       cache line, not four arrays; the same comparisons and the same sums.
+ *       A node reached from two roots is copied into each tree.
  *   proba(capsule, rows) -> [[p_class, ...], ...]
  *       for each feature vector: the mean over the trees of the shares at the leaf
  *       reached (left when x[feature] <= threshold), summed tree by tree in order and
@@ -19,17 +23,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One node of the packed forest (16 bytes: a node and the next are read together).
+ * The nodes of each tree are laid out in preorder, so an inner node's left child is the
+ * node after it; ``next`` is the index of its right child. A leaf has feature -1 and
+ * ``next`` the index of its class shares in ``leaves``. */
+typedef struct {
+    double threshold;
+    int feature, next;
+} Node;
+
 typedef struct {
     Py_ssize_t n_nodes, n_trees, n_classes, n_features;
-    int *left, *right, *feature, *roots;
-    double *threshold, *values;
+    Node *nodes;
+    int *roots;
+    double *leaves;  /* n_classes shares per leaf */
 } Forest;
 
 static void forest_free(PyObject *capsule) {
     Forest *f = PyCapsule_GetPointer(capsule, "kitten.forest");
     if (!f) return;
-    free(f->left); free(f->right); free(f->feature); free(f->roots);
-    free(f->threshold); free(f->values); free(f);
+    free(f->nodes); free(f->roots); free(f->leaves); free(f);
 }
 
 /* A typed array (array.array of ``format``, items of ``size`` bytes) of n items copied
@@ -53,51 +66,109 @@ static int doubles(PyObject *seq, Py_ssize_t n, double *out) {
     return from_buffer(seq, n, out, "d", sizeof(double));
 }
 
-static PyObject *pack(PyObject *self, PyObject *args) {
-    PyObject *left, *right, *feature, *threshold, *values, *roots;
-    Py_ssize_t n_classes;
-    if (!PyArg_ParseTuple(args, "OOOOOOn", &left, &right, &feature, &threshold, &values, &roots, &n_classes))
-        return NULL;
-    Py_ssize_t n = PySequence_Size(left), t = PySequence_Size(roots);
-    if (n <= 0 || t <= 0 || n_classes <= 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an empty forest");
-        return NULL;
-    }
-    Forest *f = calloc(1, sizeof(Forest));
-    if (!f) return PyErr_NoMemory();
-    f->n_nodes = n; f->n_trees = t; f->n_classes = n_classes;
-    f->left = malloc(n * sizeof(int)); f->right = malloc(n * sizeof(int));
-    f->feature = malloc(n * sizeof(int)); f->roots = malloc(t * sizeof(int));
-    f->threshold = malloc(n * sizeof(double)); f->values = malloc(n * n_classes * sizeof(double));
-    if (!f->left || !f->right || !f->feature || !f->roots || !f->threshold || !f->values) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    if (ints(left, n, f->left) || ints(right, n, f->right) || ints(feature, n, f->feature)
-            || ints(roots, t, f->roots) || doubles(threshold, n, f->threshold)
-            || doubles(values, n * n_classes, f->values))
-        goto fail;
+/* The forest of the node arrays (n nodes, child indexes absolute, t roots) laid out as
+ * ``Node``s in ``f``: each tree from its root in preorder (depth first, left before
+ * right), leaves' shares copied in the order the leaves are placed; -1 with an error set
+ * when a node points outside the arrays or the trees hold more than n nodes (a cycle). */
+static int lay_out(Forest *f, const int *left, const int *right, const int *feature,
+                   const double *threshold, const double *values, Py_ssize_t n, Py_ssize_t t) {
+    Py_ssize_t k = f->n_classes, placed = 0, leaves = 0, top = 0, capacity = n;
     int max_feature = -1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (f->left[i] == -1) continue;
-        if (f->left[i] < 0 || f->left[i] >= n || f->right[i] < 0 || f->right[i] >= n || f->feature[i] < 0) {
-            PyErr_SetString(PyExc_ValueError, "a node points outside the forest");
-            goto fail;
-        }
-        if (f->feature[i] > max_feature) max_feature = f->feature[i];
-    }
-    for (Py_ssize_t i = 0; i < t; i++)
+    /* nodes to place: (original index, placed node whose right child it is or -1) */
+    int *stack = malloc(2 * (n + 1) * sizeof(int));
+    if (!stack) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < t; i++) {
         if (f->roots[i] < 0 || f->roots[i] >= n) {
             PyErr_SetString(PyExc_ValueError, "a root outside the forest");
             goto fail;
         }
+        stack[0] = f->roots[i]; stack[1] = -1; top = 1;
+        Py_ssize_t first = placed;
+        f->roots[i] = (int)placed;
+        while (top) {
+            top--;
+            int node = stack[2 * top], parent = stack[2 * top + 1];
+            if (placed - first >= n) {  /* more nodes than there are: a cycle */
+                PyErr_SetString(PyExc_ValueError, "a node points outside the forest");
+                goto fail;
+            }
+            if (placed == capacity) {  /* trees sharing nodes: each is laid out whole */
+                Node *more = realloc(f->nodes, 2 * capacity * sizeof(Node));
+                if (more) f->nodes = more;
+                double *shares = more ? realloc(f->leaves, 2 * capacity * k * sizeof(double)) : NULL;
+                if (!shares) { PyErr_NoMemory(); goto fail; }
+                f->leaves = shares;
+                capacity *= 2;
+            }
+            Node *out = f->nodes + placed;
+            if (parent >= 0) f->nodes[parent].next = (int)placed;
+            out->threshold = threshold[node];
+            if (left[node] == -1) {
+                out->feature = -1;
+                out->next = (int)leaves;
+                memcpy(f->leaves + leaves * k, values + (Py_ssize_t)node * k, k * sizeof(double));
+                leaves++;
+                placed++;
+                continue;
+            }
+            if (left[node] < 0 || left[node] >= n || right[node] < 0 || right[node] >= n || feature[node] < 0) {
+                PyErr_SetString(PyExc_ValueError, "a node points outside the forest");
+                goto fail;
+            }
+            if (feature[node] > max_feature) max_feature = feature[node];
+            out->feature = feature[node];
+            out->next = -1;
+            /* the right child is placed after the left's subtree, then patched in */
+            stack[2 * top] = right[node]; stack[2 * top + 1] = (int)placed; top++;
+            stack[2 * top] = left[node]; stack[2 * top + 1] = -1; top++;
+            placed++;
+        }
+    }
+    free(stack);
+    f->n_nodes = placed;
     f->n_features = max_feature + 1;
-    PyObject *capsule = PyCapsule_New(f, "kitten.forest", forest_free);
-    if (capsule) return capsule;
+    return 0;
 fail:
-    free(f->left); free(f->right); free(f->feature); free(f->roots);
-    free(f->threshold); free(f->values); free(f);
-    return NULL;
+    free(stack);
+    return -1;
+}
+
+static PyObject *pack(PyObject *self, PyObject *args) {
+    PyObject *left_seq, *right_seq, *feature_seq, *threshold_seq, *values_seq, *roots_seq;
+    Py_ssize_t n_classes;
+    if (!PyArg_ParseTuple(args, "OOOOOOn", &left_seq, &right_seq, &feature_seq, &threshold_seq, &values_seq,
+                          &roots_seq, &n_classes))
+        return NULL;
+    Py_ssize_t n = PySequence_Size(left_seq), t = PySequence_Size(roots_seq);
+    if (n <= 0 || t <= 0 || n_classes <= 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an empty forest");
+        return NULL;
+    }
+    int *left = malloc(n * sizeof(int)), *right = malloc(n * sizeof(int)), *feature = malloc(n * sizeof(int));
+    double *threshold = malloc(n * sizeof(double)), *values = malloc(n * n_classes * sizeof(double));
+    Forest *f = calloc(1, sizeof(Forest));
+    PyObject *capsule = NULL;
+    if (!left || !right || !feature || !threshold || !values || !f) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    f->n_nodes = n; f->n_trees = t; f->n_classes = n_classes;
+    f->nodes = malloc(n * sizeof(Node)); f->roots = malloc(t * sizeof(int));
+    f->leaves = malloc(n * n_classes * sizeof(double));
+    if (!f->nodes || !f->roots || !f->leaves) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (ints(left_seq, n, left) || ints(right_seq, n, right) || ints(feature_seq, n, feature)
+            || ints(roots_seq, t, f->roots) || doubles(threshold_seq, n, threshold)
+            || doubles(values_seq, n * n_classes, values)
+            || lay_out(f, left, right, feature, threshold, values, n, t))
+        goto done;
+    capsule = PyCapsule_New(f, "kitten.forest", forest_free);
+done:
+    free(left); free(right); free(feature); free(threshold); free(values);
+    if (!capsule && f) { free(f->nodes); free(f->roots); free(f->leaves); free(f); }
+    return capsule;
 }
 
 /* Feature values read per block of rows, and each tree walked for every row of the block
@@ -120,7 +191,8 @@ static int read_row(const Forest *f, PyObject *item, double *x, Py_ssize_t strid
     PyObject **items = PySequence_Fast_ITEMS(row);
     for (Py_ssize_t i = 0; i < m; i++) {
         PyObject *o = items[i];
-        double v = PyFloat_CheckExact(o) ? PyFloat_AS_DOUBLE(o) : PyFloat_AsDouble(o);
+        double v = PyFloat_CheckExact(o) ? PyFloat_AS_DOUBLE(o)
+                   : PyLong_CheckExact(o) ? PyLong_AsDouble(o) : PyFloat_AsDouble(o);  /* float(int) */
         if (v == -1.0 && PyErr_Occurred()) { Py_DECREF(row); return -1; }
         if (i < stride) x[i] = v;
     }
@@ -135,13 +207,13 @@ static void forest_proba(const Forest *f, const double *x, Py_ssize_t n, Py_ssiz
     Py_ssize_t k = f->n_classes;
     for (Py_ssize_t i = 0; i < n * k; i++) sums[i] = 0.0;
     for (Py_ssize_t t = 0; t < f->n_trees; t++) {
-        int root = f->roots[t];
+        const Node *nodes = f->nodes, *root = f->nodes + f->roots[t];
         for (Py_ssize_t r = 0; r < n; r++) {
             const double *xr = x + r * stride;
-            int node = root;
-            while (f->left[node] != -1)
-                node = xr[f->feature[node]] <= f->threshold[node] ? f->left[node] : f->right[node];
-            const double *v = f->values + (Py_ssize_t)node * k;
+            const Node *node = root;
+            while (node->feature >= 0)
+                node = xr[node->feature] <= node->threshold ? node + 1 : nodes + node->next;
+            const double *v = f->leaves + (Py_ssize_t)node->next * k;
             double *s = sums + r * k;
             for (Py_ssize_t c = 0; c < k; c++) s[c] += v[c];
         }

@@ -103,7 +103,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
+from lxml import etree
+
+from kitten.lists import letter_count
 from kitten.tables.grid import Cell, Grid
 
 NS = "{http://www.w3.org/1999/xhtml}"
@@ -112,16 +116,17 @@ _FORM = frozenset(NS + t for t in ("input", "select", "textarea", "button"))
 _EMPH = frozenset(NS + t for t in ("b", "strong", "em", "i", "u", "h1", "h2", "h3", "h4", "h5", "h6"))
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|[6-9]00)|font-style\s*:\s*italic", re.I)
 
+#: a number: signs, currency, punctuation and digits, at least one digit, and a short unit;
+#: the first class leaves the digits out, so the first digit ends it (no backtracking over
+#: every digit of a long figure; the same texts as with the digits in both classes)
 _NUMBER = re.compile(
-    r"^[\s$€£¥₹%+\-–—−±~≈<>.,:;/()'\[\]#*\d]*\d[\s$€£¥₹%+\-–—−±~≈<>.,:;/()'\[\]#*\d]*"
+    r"^[\s$€£¥₹%+\-–—−±~≈<>.,:;/()'\[\]#*]*\d[\s$€£¥₹%+\-–—−±~≈<>.,:;/()'\[\]#*\d]*"
     r"(?:[a-zA-Zµ°²³%]{1,5}\.?)?$")
 _MONTHS = ("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|janv|févr|fevr|mars|avr|mai|juin|juil"
            "|août|aout|sept|oct|nov|déc|dec")
 _DATE = re.compile(
     rf"^(?:\d{{1,4}}[-/.]\d{{1,2}}[-/.]\d{{1,4}}|(?:1[5-9]|20)\d\d|(?:\d{{1,2}}(?:st|nd|rd|th|er)?\s+)?"
     rf"(?:{_MONTHS})[a-zé]*\.?,?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?,?)?(?:\s+\d{{2,4}})?)$", re.I)
-#: what is not a letter (``[^\W\d_]``, one character): a text's letters are what is left without it
-_NOT_ALPHA = re.compile(r"[\W\d_]+")
 #: a text that opens as a note about the table: a footnote mark ("*", "†", "a)", "[1] ")
 #: or the word of a note, source, key or legend (English words: the corpus holds English
 #: tables but for a few)
@@ -138,8 +143,10 @@ def text_type(text: str) -> str:
             return "date"
         if _NUMBER.match(text):
             return "numeric"
-    letters = len(_NOT_ALPHA.sub("", text))  # (fewer objects than counting the letters' matches)
-    return "alpha" if letters >= 0.5 * len(text.replace(" ", "")) else "other"
+    spaceless = text.replace(" ", "")
+    if spaceless.isalpha():  # letters only (str.isalpha's letters are all letter_count's too)
+        return "alpha"
+    return "alpha" if letter_count(text) >= 0.5 * len(spaceless) else "other"
 
 
 @dataclass(slots=True)
@@ -154,34 +161,84 @@ class Markup:
 
 
 def markup(cell: Cell) -> Markup:
+    """What ``cell`` holds besides text: its elements counted (in C when it is built,
+    ``kitten/_links.c``, else by :func:`walk_markup`: the same counts), its own style."""
     m = Markup()
     if len(cell.element):  # most cells of a big table hold text only: no walk to start
-        _walk_markup(cell.element, m)
+        c_markup = _c_cell_markup()
+        counts = c_markup(cell.element, _BOLD_STYLE.search) if c_markup is not None else None
+        if counts is None:  # not built, or a style the C walk leaves to lxml
+            walk_markup(cell.element, m)
+        else:
+            m.tags, m.link_chars, m.images, m.forms, m.emphasis_chars = counts
     style = cell.element.get("style")
     if style and _BOLD_STYLE.search(style):
         m.emphasis_chars = max(m.emphasis_chars, len(cell.text))
     return m
 
 
-def _walk_markup(element, m: Markup) -> None:
-    """Count into ``m`` what the elements under a cell's ``element`` hold."""
+def walk_markup(element, m: Markup) -> None:
+    """Count into ``m`` what the elements under a cell's ``element`` hold (counted in
+    locals, added once): ``markup`` in Python, the reference of the C walk."""
+    tags = links = images = forms = emphasis = 0
     for el in element.iterdescendants():
         tag = el.tag
         if not isinstance(tag, str):
             continue
-        m.tags += 1
+        tags += 1
         if tag == _A and el.get("href") is not None:
-            m.link_chars += len("".join(el.itertext()).strip())
+            links += _text_length(el)
         elif tag == _IMG:
-            m.images += 1
+            images += 1
         elif tag in _FORM:
-            m.forms += 1
+            forms += 1
         elif tag in _EMPH:
-            m.emphasis_chars += len("".join(el.itertext()).strip())
+            emphasis += _text_length(el)
         else:
             style = el.get("style")
             if style and _BOLD_STYLE.search(style):
-                m.emphasis_chars += len("".join(el.itertext()).strip())
+                emphasis += _text_length(el)
+    m.tags += tags
+    m.link_chars += links
+    m.images += images
+    m.forms += forms
+    m.emphasis_chars += emphasis
+
+
+def _text_length(el) -> int:
+    """Characters of the text under ``el`` (its own and its descendants', not its tail),
+    spaces at the ends left out: an element without children is its ``text`` alone."""
+    if len(el):
+        return len("".join(el.itertext()).strip())
+    text = el.text
+    return len(text.strip()) if text else 0
+
+
+#: a cell whose markup :func:`_c_cell_markup` counts in C and in Python: links with and
+#: without href, nested, around comments, CDATA and non-ASCII text and spaces, images,
+#: form controls, emphasis by tag and by style, an element of another namespace
+_PROBE = ('<td xmlns="http://www.w3.org/1999/xhtml"> \u00a0<a href="/">\u2003 Top <b>1</b><!--c-->²\u3000</a>'
+          '<a name="n">anchor</a><span style="font-weight: bold">été<![CDATA[ x<y ]]> </span>'
+          '<span style="color:red">no</span><span style="">e</span><img src="i.png"/><input/>'
+          '<i><a href="/x"> 日本語 </a></i><h3>  </h3><svg xmlns="http://www.w3.org/2000/svg" '
+          'style="font-style:italic"><text>s</text></svg><?pi x?>t</td>')
+
+
+@lru_cache(maxsize=1)
+def _c_cell_markup():
+    """``kitten._links.cell_markup``, or None when the module is not built (no C compiler
+    or no lxml headers at install) or counts the markup of :data:`_PROBE` otherwise than
+    :func:`walk_markup` (it reads lxml's element and libxml2's node structs as the
+    headers of its build declare them)."""
+    try:
+        from kitten._links import cell_markup
+    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
+        return None
+    cell = etree.fromstring(_PROBE)
+    m = Markup()
+    walk_markup(cell, m)
+    counts = (m.tags, m.link_chars, m.images, m.forms, m.emphasis_chars)
+    return cell_markup if cell_markup(cell, _BOLD_STYLE.search) == counts else None
 
 
 def is_link_cell(cell: Cell, m: Markup) -> bool:
