@@ -7,12 +7,12 @@ that each sentence can be traced to where it came from.
 """
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any, Literal
 
 from kitten.metadata import PageMetadata
+from kitten.native import checked
 
 BlockKind = Literal[
     "heading", "paragraph", "list_item", "term", "definition", "table_cell", "caption",
@@ -116,18 +116,11 @@ PROBE_CHILDREN = (f'<div xmlns="{_XHTML[1:-1]}" xmlns:s="http://www.w3.org/2000/
 @lru_cache(maxsize=1)
 def _c_child_steps():
     """``kitten._structure.child_steps``, or None when the module is not built or names the
-    probe children otherwise than :func:`child_steps_python` (logged)."""
-    try:
-        from kitten._structure import child_steps
-    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
-        return None
+    probe children otherwise than :func:`child_steps_python` (logged; :func:`kitten.native.checked`)."""
     from lxml import etree
 
     parent = etree.fromstring(PROBE_CHILDREN)
-    if child_steps(parent) != child_steps_python(parent):
-        logging.getLogger(__name__).warning("kitten._structure names locator steps otherwise than Python: not used")
-        return None
-    return child_steps
+    return checked("kitten._structure", "child_steps", lambda c: c(parent) == child_steps_python(parent))
 
 
 def locator_of(element) -> str | None:

@@ -28,6 +28,7 @@ from kitten.config import StructureConfig
 from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Removal
 from kitten.language import blocks_sample, detect
 from kitten.metadata import json_ld_scripts, page_metadata
+from kitten.native import checked
 from kitten.log import PageLog
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.resources import lines
@@ -722,18 +723,11 @@ _C_READERS: dict[str, tuple[Callable, tuple[tuple, ...]]] = {
 def _c_reader(name: str) -> Callable | None:
     """``kitten._structure.<name>`` (one of :data:`_C_READERS`), or None when the module
     is not built or answers otherwise than its Python function on an element of the probe
-    page (logged)."""
-    try:
-        from kitten import _structure
-    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
-        return None
-    c = getattr(_structure, name)
+    page (logged; :func:`kitten.native.checked`)."""
     python, arguments = _C_READERS[name]
-    root = parse_xhtml(PROBE_PAGE)
-    if any(c(el, *args) != python(el, *args) for el in root.iter(etree.Element) for args in arguments):
-        logging.getLogger(__name__).warning(f"kitten._structure.{name} answers otherwise than Python: not used")
-        return None
-    return c
+    elements = list(parse_xhtml(PROBE_PAGE).iter(etree.Element))
+    return checked("kitten._structure", name, lambda c: all(
+        c(el, *args) == python(el, *args) for el in elements for args in arguments))
 
 
 @lru_cache(maxsize=1)

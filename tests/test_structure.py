@@ -205,3 +205,18 @@ def test_the_c_locator_steps_are_the_pythons() -> None:
             assert c(el) == document.child_steps_python(el), el
             n += 1
     assert n > 1000
+
+
+def test_a_c_function_is_used_only_when_it_answers_as_python(caplog) -> None:
+    """``kitten.native.checked``: a module that is not built gives None quietly; a built
+    function that disagrees with its Python reference on the probe gives None and a
+    warning; one that agrees is returned."""
+    from kitten.native import checked
+
+    assert checked("kitten._not_built", "f", lambda c: True) is None
+    assert not caplog.records
+    assert checked("math", "floor", lambda c: c(2.5) == 3) is None
+    assert "math.floor answers otherwise" in caplog.text
+    import math
+
+    assert checked("math", "floor", lambda c: c(2.5) == 2) is math.floor

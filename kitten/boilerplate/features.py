@@ -95,6 +95,7 @@ from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.language import CHOICE_TOKENS, page_stop_words, stop_word_index, stop_words_of_counts
 from kitten.lists import alnum_count
 from kitten.metadata import json_ld_objects
+from kitten.native import checked
 from kitten.structure import PROBE_PAGE, parse_xhtml
 
 try:
@@ -298,15 +299,12 @@ def _c_contexts() -> Callable | None:
     element's name, ``class`` and ``id`` from its libxml2 node with lxml's C API), or None
     when the module is not built (no C compiler or no lxml headers at install) or gives
     the elements of the structure step's probe page other contexts than
-    :func:`_python_contexts`."""
-    try:
-        from kitten._structure import block_contexts as contexts
-    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
-        return None
+    :func:`_python_contexts` (:func:`kitten.native.checked`)."""
     body = parse_xhtml(PROBE_PAGE).find(_NS + "body")
     sources = [*body.iter(), None, body]
-    in_c = partial(contexts, _marks, _TD, _DIVS, _NO_CONTEXT)
-    return in_c if in_c(sources, body) == _python_contexts(sources, body) else None
+    contexts = checked("kitten._structure", "block_contexts", lambda c: c(
+        _marks, _TD, _DIVS, _NO_CONTEXT, sources, body) == _python_contexts(sources, body))
+    return None if contexts is None else partial(contexts, _marks, _TD, _DIVS, _NO_CONTEXT)
 
 
 def _python_contexts(sources: list, body) -> list[tuple]:
@@ -566,14 +564,11 @@ def _c_link_letters():
     """``kitten._links.block_link_letters``, or None when the module is not built (no C
     compiler or no lxml headers at install) or counts the links of :data:`_PROBE`
     otherwise than :func:`_python_link_letters` (it reads lxml's element and libxml2's
-    node structs as the headers of its build declare them)."""
-    try:
-        from kitten._links import block_link_letters
-    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
-        return None
+    node structs as the headers of its build declare them; :func:`kitten.native.checked`)."""
     body = etree.fromstring(_PROBE).find(_NS + "body")
     sources = list(body.iter(_NS + "p", _NS + "li"))
-    return block_link_letters if block_link_letters(sources, body) == _python_link_letters(sources, body) else None
+    return checked("kitten._links", "block_link_letters",
+                   lambda c: c(sources, body) == _python_link_letters(sources, body))
 
 
 def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSettings(),

@@ -108,6 +108,7 @@ from functools import lru_cache
 from lxml import etree
 
 from kitten.lists import letter_count
+from kitten.native import checked
 from kitten.tables.grid import Cell, Grid
 
 NS = "{http://www.w3.org/1999/xhtml}"
@@ -229,16 +230,12 @@ def _c_cell_markup():
     """``kitten._links.cell_markup``, or None when the module is not built (no C compiler
     or no lxml headers at install) or counts the markup of :data:`_PROBE` otherwise than
     :func:`walk_markup` (it reads lxml's element and libxml2's node structs as the
-    headers of its build declare them)."""
-    try:
-        from kitten._links import cell_markup
-    except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
-        return None
+    headers of its build declare them; :func:`kitten.native.checked`)."""
     cell = etree.fromstring(_PROBE)
     m = Markup()
     walk_markup(cell, m)
     counts = (m.tags, m.link_chars, m.images, m.forms, m.emphasis_chars)
-    return cell_markup if cell_markup(cell, _BOLD_STYLE.search) == counts else None
+    return checked("kitten._links", "cell_markup", lambda c: c(cell, _BOLD_STYLE.search) == counts)
 
 
 def is_link_cell(cell: Cell, m: Markup) -> bool:
