@@ -39,7 +39,9 @@ Two tables follow:
 Systems:
 
 - Kitten, once per entry of :data:`KITTEN_CONFIGS` (arguments of ``kitten extract``):
-  the default pipeline, and ``kitten-crf`` (``--boilerplate crf``).
+  the default pipeline, ``kitten-crf`` (``--boilerplate crf``) and ``kitten-crf-article``
+  (the gate without the headline and figure captions: ``gate_article.toml``; run it by
+  name with ``--systems``).
 - the peers of ``benchmarks/peers.py``: readability-lxml, trafilatura, jusText and
   resiliparse in main-content mode (the boilerplate removers), html-text and
   inscriptis (whole-page text: the precision floor).
@@ -95,6 +97,8 @@ SNIPPETS = "modern"
 KITTEN_CONFIGS: dict[str, list[str]] = {
     "kitten": [],
     "kitten-crf": ["--boilerplate", "crf"],
+    # without the headline and figure captions ([boilerplate] keep_title, keep_captions)
+    "kitten-crf-article": ["--config", str(Path(__file__).resolve().parent / "gate_article.toml")],
 }
 #: The peers (names of ``benchmarks/peers.py``), boilerplate removers first.
 PEER_SYSTEMS = ("readability", "trafilatura", "justext", "resiliparse-main", "html-text", "inscriptis")

@@ -271,6 +271,17 @@ class BoilerplateConfig:
     #: 0.926 -> 0.924). False keeps what the CRF keeps there (forums whose replies are
     #: named so).
     drop_comments: bool = True
+    #: Keep the page's headline (the block the page's title names: ``og:title``, else
+    #: ``<title>``, else the first ``h1``; the ``page`` features' ``title.at``) when the
+    #: CRF keeps it. Golds differ: CLEANEVAL's, Dragnet's and the hand-annotated recent
+    #: pages keep it; newspaper4k's and Readability's expected texts leave it out (their
+    #: tools give the title apart, as Kitten's metadata does). False leaves it out.
+    keep_title: bool = True
+    #: Keep figure captions and photo credits (``figcaption`` and text inside a
+    #: ``figure``) when the CRF or the lead-image rule keeps them. The hand-annotated
+    #: recent pages and Postlight's snippets keep them; newspaper4k's golds leave them
+    #: out. False leaves them out (table captions stay: they head a table's clauses).
+    keep_captions: bool = True
 
     def __post_init__(self) -> None:
         if self.method not in ("none", "crf"):

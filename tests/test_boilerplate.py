@@ -615,12 +615,12 @@ def _probabilities(by_start: dict[str, float], default: float = 0.0):
     return for_doc
 
 
-def _gated(html: str, by_start: dict[str, float], tiny_model: Path, monkeypatch) -> list[str]:
+def _gated(html: str, by_start: dict[str, float], tiny_model: Path, monkeypatch, **options) -> list[str]:
     from kitten.boilerplate.crf import Model
 
     doc = document(f"<html><body>{html}</body></html>")
     monkeypatch.setattr(Model, "marginals_own", _probabilities(by_start)(doc))
-    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model)}})
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model), **options}})
     kept, _ = gate(doc, config.boilerplate, PageLog())
     return [" ".join(b.text().split()) for b in kept.blocks]
 
@@ -721,6 +721,33 @@ def test_the_lead_images_caption_is_kept_a_far_one_is_not(tiny_model: Path, monk
     html = f"{BODY}{far}{figure}<p>Closing words of the page that the reader should see.</p>"
     assert "Photo by Ann Lee/Getty Images" not in _gated(
         html, {"Drivers": 0.9, "The council": 0.9, "Closing words": 0.9}, tiny_model, monkeypatch)
+
+
+def test_headline_and_captions_can_be_left_out(tiny_model: Path, monkeypatch) -> None:
+    """By default the headline and a figure's caption and credit the CRF keeps stay;
+    ``keep_title = false`` drops the headline (the block the page's title names),
+    ``keep_captions = false`` the figure's text (the lead-image rule does not bring it
+    back); a table's caption stays, and so does the article."""
+    figure = ('<figure><img src="a.jpg" alt=""/><figcaption>The old bridge at dawn</figcaption>'
+              '<span class="credit">Photo: Ann Lee</span></figure>')
+    table = ("<table><caption>Traffic on the bridge</caption><tr><th>Year</th><th>Cars</th></tr>"
+             "<tr><td>2018</td><td>12,000</td></tr><tr><td>2019</td><td>13,500</td></tr></table>")
+    html = f"<h1>Bridge to close for repairs</h1>{LEAD}{figure}{BODY}{table}"  # no <title>: the h1
+    probs = {"": 0.9}
+    everything = _gated(html, probs, tiny_model, monkeypatch)
+    assert {"Bridge to close for repairs", "The old bridge at dawn", "Photo: Ann Lee", "Traffic on the bridge"} \
+        <= set(everything)
+    bare = _gated(html, probs, tiny_model, monkeypatch, keep_title=False, keep_captions=False)
+    assert not {"Bridge to close for repairs", "The old bridge at dawn", "Photo: Ann Lee"} & set(bare)
+    assert "Traffic on the bridge" in bare and bare[0].startswith("The mayor said")
+    assert [t for t in everything if t not in bare] == [
+        "Bridge to close for repairs", "The old bridge at dawn", "Photo: Ann Lee"]
+    # the lead-image rule keeps a caption the CRF doubts, unless captions are left out
+    doubted = {"": 0.9, "The old bridge": 0.1, "Photo": 0.1}
+    assert "The old bridge at dawn" in _gated(html, doubted, tiny_model, monkeypatch)
+    assert "The old bridge at dawn" not in _gated(html, doubted, tiny_model, monkeypatch, keep_captions=False)
+    with pytest.raises(ConfigError, match="keep_title must be true or false"):
+        Config.from_dict({"boilerplate": {"keep_title": "no"}})
 
 
 def test_a_share_bar_between_kept_blocks_is_not_kept_a_likely_list_is(tiny_model: Path, monkeypatch) -> None:

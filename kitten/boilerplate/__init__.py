@@ -25,7 +25,9 @@ article's kept headline and body is kept (:func:`_with_captions`); every data ta
 kept whole (:func:`_with_data_tables`,
 ``[boilerplate] keep_data_tables``; the tables step's own classifier decides); readers'
 comments under a kept article are dropped (:func:`_without_comments`,
-``[boilerplate] drop_comments``). The
+``[boilerplate] drop_comments``); the page's headline and its figure captions, which
+golds disagree on, are kept unless ``[boilerplate] keep_title`` or ``keep_captions`` is
+false (:func:`_without`). The
 pipeline reads a page without the gate when the later steps leave no text of what the
 gate kept (a kept link list the lists step removes), logged the same way.
 
@@ -177,7 +179,8 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     labels = _with_sibling_prose(units, labels, prose, words, probs)
     cues = _teaser_cues(rules)
     labels = _with_groups(units, _with_headings(units, labels, texts, prose, probs, cues), probs)
-    labels = _with_captions(units, labels, own)
+    if config.keep_captions:
+        labels = _with_captions(units, labels, own)
     if tables is not None and config.keep_data_tables:
         dropped = _dropped_tables(units, labels)
         if dropped:
@@ -187,6 +190,10 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     labels = _without_teasers(units, labels, texts, cues)
     labels = _without_link_lines(units, labels, texts, prose)
     labels = _without_datelines(units, labels, texts, _byline_cues(rules))
+    if not config.keep_title:
+        labels = _without(labels, own, _TITLE)
+    if not config.keep_captions:
+        labels = _without(labels, own, _FIGURE)
     labels = _plausible(units, labels, probs, prose, log, region)
     kept = kept_blocks(doc.blocks, units, owner, labels)
     counts: dict[str, int] = {}
@@ -339,6 +346,15 @@ def _with_captions(units: list[Block], labels: list[str], own: list[list[str]]) 
     return out
 
 
+def _without(labels: list[str], own: list[list[str]], marks: frozenset) -> list[str]:
+    """``labels`` with every unit that has one of the features ``marks`` dropped:
+    :data:`_TITLE` (``[boilerplate] keep_title = false``) or :data:`_FIGURE`
+    (``keep_captions = false``)."""
+    return [lab if marks.isdisjoint(f) else "other" for lab, f in zip(labels, own)]
+
+
+#: the feature of the page's headline (``features.py``, the ``page`` family)
+_TITLE = frozenset({"title.at"})
 #: the features of a block inside a figure (``features.py``)
 _FIGURE = frozenset({"tag.figure", "tag.figcaption", "container.figure", "container.figcaption"})
 #: how far before a caption the article's kept text may end (:func:`_with_captions`)
