@@ -2,12 +2,13 @@
 
     python benchmarks/boilerplate.py [--corpora .cache/corpora] [--out .cache/boilerplate-eval]
                                      [--jobs 2] [--systems kitten,readability,...] [--reuse-peers]
-                                     [--limit N] [--corpora-list cleaneval-final,dragnet,readability,modern]
+                                     [--limit N] [--corpora-list cleaneval-final,dragnet,readability,modern,cleanportaleval]
 
 The pages are those of ``corpora/boilerplate/heldout.txt`` (never used to train the
 boilerplate CRF; whole sites held out, see ``corpora/boilerplate/make_heldout.py``)
-that have a gold file, scored per corpus: CLEANEVAL final, Dragnet, Readability and
-modern (its pages with a full gold file: newspaper4k's expected texts, plain text).
+that have a gold file, scored per corpus: CLEANEVAL final, Dragnet, Readability,
+modern (its pages with a full gold file: newspaper4k's expected texts, plain text) and
+CleanPortalEval (news portals in several languages, CLEANEVAL-style gold).
 Every system writes its output for each page to
 ``<out>/<corpus>/<system>/<page base name>.txt`` (nothing for a page where it
 failed), then the folders are scored with the code of ``kitten eval`` (SOW token
@@ -88,7 +89,7 @@ HELDOUT = ROOT / "corpora" / "boilerplate" / "heldout.txt"
 ANNOTATED = ROOT / "corpora" / "boilerplate" / "gold"
 DEFAULT_OUT = DEFAULT_CORPORA.parent / "boilerplate-eval"
 #: The corpora scored by default (``--corpora-list``).
-CORPORA = ("cleaneval-final", "dragnet", "readability", "modern")
+CORPORA = ("cleaneval-final", "dragnet", "readability", "modern", "cleanportaleval")
 #: The corpus whose ``snippets.jsonl`` gives the snippets table.
 SNIPPETS = "modern"
 

@@ -114,6 +114,20 @@ def test_cleaneval_upper_case_and_empty_markers():
     assert kinds_texts(g) == [("h", "NAME"), ("h", "PHONE"), ("p", "text")]
 
 
+def test_plain_text_golds_read_escaped_character_references():
+    """CleanPortalEval's files (and one of Dragnet's) keep ``&#039;``, ``&rsquo;`` ...
+    escaped: read as characters, so "there's" in an output matches; a bare ampersand
+    and an unknown name stay."""
+    g = parse_cleaneval("<p>If there&#039;s one thing &#8211; AT&T &amp; co &nosuch;")
+    assert g.text == "If there's one thing \u2013 AT&T & co &nosuch;"
+    assert parse_dragnet("Gold Coin &amp; Economic News\nIt&rsquo;s here.").text == \
+        "Gold Coin & Economic News\nIt\u2019s here."
+    gold = CORPORA / "cleanportaleval" / "gold" / "tv.msnbc.com_news_29.txt"
+    if gold.is_file():
+        text = parse_cleaneval(decode_gold(gold.read_bytes())).text
+        assert "there's one thing we learned" in text and "&#" not in text
+
+
 def test_cleaneval_only_url_line():
     g = parse_cleaneval("URL: http://x.org/page.html\n\n   \n")
     assert g.url == "http://x.org/page.html"
