@@ -723,6 +723,25 @@ def test_the_lead_images_caption_is_kept_a_far_one_is_not(tiny_model: Path, monk
         html, {"Drivers": 0.9, "The council": 0.9, "Closing words": 0.9}, tiny_model, monkeypatch)
 
 
+def test_the_introduction_of_a_kept_list_is_kept(tiny_model: Path, monkeypatch) -> None:
+    """A clause ending with a colon, or a heading, right before a kept list is kept with
+    it (the lists step reads the list with its introduction); not when the CRF rules it
+    out, not a teaser heading, and not before a list that is dropped."""
+    items = "".join(f"<li>Party {c} won {n} seats</li>" for c, n in (("A", 12), ("B", 9)))
+    html = (f'{LEAD}<div><p>The standings were as follows:</p><ul>{items}</ul></div>'
+            f'<div><h2>Related stories</h2><ul><li>Other news of the day</li></ul></div>'
+            f'<div><h2>Results by town</h2><ul><li>Town C: party A</li></ul></div>{BODY}')
+    probs = {"The mayor": 0.9, "Drivers": 0.9, "The council": 0.9, "Party": 0.9, "Other news": 0.9,
+             "Town C": 0.9, "The standings": 0.3, "Related": 0.3, "Results by": 0.3}
+    kept = _gated(html, probs, tiny_model, monkeypatch)
+    assert "The standings were as follows:" in kept and "Results by town" in kept
+    assert "Related stories" not in kept and "Other news of the day" in kept
+    assert "The standings were as follows:" not in _gated(
+        html, {**probs, "The standings": 0.1}, tiny_model, monkeypatch)
+    assert "The standings were as follows:" not in _gated(
+        html, {**probs, "Party": 0.0}, tiny_model, monkeypatch)
+
+
 def test_headline_and_captions_can_be_left_out(tiny_model: Path, monkeypatch) -> None:
     """By default the headline and a figure's caption and credit the CRF keeps stay;
     ``keep_title = false`` drops the headline (the block the page's title names),

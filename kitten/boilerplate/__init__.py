@@ -20,7 +20,9 @@ sites: a prose block whose parent holds a kept prose block, beside a kept block 
 same parent, or before a kept prose block (across one short line) is kept
 (:func:`_with_sibling_prose`: an article's lead); a list or table after a kept heading
 or clause ending with a colon, or between two kept blocks when the CRF gives one of its
-blocks some chance, is kept (:func:`_with_groups`); a figure's caption between an
+blocks some chance, is kept (:func:`_with_groups`); a heading, sentence or
+clause ending with a colon right before a kept list or table is kept
+(:func:`_with_introductions`); a figure's caption between an
 article's kept headline and body is kept (:func:`_with_captions`); every data table is
 kept whole (:func:`_with_data_tables`,
 ``[boilerplate] keep_data_tables``; the tables step's own classifier decides); readers'
@@ -51,7 +53,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from functools import lru_cache, partial
-from typing import Callable, NamedTuple, Sequence
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 from kitten.boilerplate.crf import load_model, model_path
 from kitten.boilerplate.features import COMMENTS, own_features_and_words, word_count
@@ -103,6 +105,9 @@ PARAGRAPH_FLOOR = 0.25
 #: a heading right before a kept unit holding a sentence is kept when its content
 #: probability is at least this (:func:`_with_headings`)
 HEADING_FLOOR = 0.2
+#: the unit before a kept list or table is kept as its introduction when its content
+#: probability is at least this (:func:`_with_introductions`)
+INTRO_FLOOR = 0.2
 #: a kept unit starting with a cue of ``rules/related.txt`` ("Related:", "Lire aussi") is
 #: dropped when at least this share of its letters are in links (:func:`_without_teasers`)
 TEASER_LINKS = 0.5
@@ -185,6 +190,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         dropped = _dropped_tables(units, labels)
         if dropped:
             labels = _with_data_tables(units, labels, data_tables(_tables_only(doc, dropped), tables, classifiers))
+    labels = _with_introductions(units, labels, texts, prose, probs, cues)
     if config.drop_comments:
         labels = _without_comments(labels, prose, [COMMENTS in f for f in own])
     labels = _without_teasers(units, labels, texts, cues)
@@ -308,19 +314,52 @@ def _with_groups(units: list[Block], labels: list[str], probs: list[float]) -> l
     links between the date and the body), the other sets unchanged."""
     out = list(labels)
     n = len(units)
+    for i, j in _group_spans(units):
+        if i > 0 and out[i - 1] != "other":
+            before = units[i - 1]
+            introduced = before.kind == "heading" or before.text().rstrip().endswith(":")
+            if introduced or (j < n and out[j] != "other" and max(probs[i:j]) >= GROUP_FLOOR):
+                out[i:j] = [lab if lab != "other" else "list" if units[k].kind in _LIST_KINDS else "paragraph"
+                            for k, lab in enumerate(out[i:j], i)]
+    return out
+
+
+def _group_spans(units: list[Block]) -> Iterator[tuple[int, int]]:
+    """``(i, j)`` for each list or table of ``units``: ``units[i:j]`` are its units (those
+    of the lists and tables nested in it included), ``units[i].group`` is it."""
+    n = len(units)
     i = 0
     while i < n:
         group = units[i].group
         j = i + 1
         while j < n and group is not None and _inside(units[j].group, group):
             j += 1
-        if group is not None and i > 0 and out[i - 1] != "other":
-            before = units[i - 1]
-            introduced = before.kind == "heading" or before.text().rstrip().endswith(":")
-            if introduced or (j < n and out[j] != "other" and max(probs[i:j]) >= GROUP_FLOOR):
-                out[i:j] = [lab if lab != "other" else "list" if units[k].kind in _LIST_KINDS else "paragraph"
-                            for k, lab in enumerate(out[i:j], i)]
+        if group is not None:
+            yield i, j
         i = j
+
+
+def _with_introductions(units: list[Block], labels: list[str], texts: list[str], prose: list[int],
+                        probs: list[float], cues: re.Pattern) -> list[str]:
+    """``labels`` with the introduction of a kept list or table kept: the unit right
+    before a list or table one of whose units is kept (after :func:`_with_groups` and the
+    data tables), when it is a heading, holds a sentence or ends with a colon ("The party
+    standings were as follows:"), is not itself in a list or table, does not start with
+    a teaser cue ("Related stories": :func:`_teaser_cues`) and the CRF gives it
+    :data:`INTRO_FLOOR`. The lists and tables steps read a list with its introductory
+    clause; without it a list is torn from what it enumerates. On the held-out sites
+    (CLEANEVAL final / Dragnet / Readability / modern full / CleanPortalEval, modern
+    hand-annotated, must-keep / must-drop, snippets): 0.9268 / 0.9282 / 0.9402 / 0.9529 /
+    0.9616, 0.951, 95.5% / 95.7%, 97.4% -> 0.9271 / 0.9282 / 0.9423 / 0.9529 / 0.9616,
+    the rest the same (10 pages of 1,100 change; a floor of 0.05: 13, the same figures)."""
+    out = list(labels)
+    for i, j in _group_spans(units):
+        if i > 0 and out[i - 1] == "other" and probs[i - 1] >= INTRO_FLOOR \
+                and units[i - 1].group is None and any(lab != "other" for lab in out[i:j]):
+            before, text = units[i - 1], texts[i - 1]
+            if (before.kind == "heading" or prose[i - 1] or text.rstrip().endswith(":")) \
+                    and not cues.match(text.lower()):
+                out[i - 1] = "header" if before.kind == "heading" else "paragraph"
     return out
 
 
