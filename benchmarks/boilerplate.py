@@ -41,8 +41,7 @@ Systems:
 
 - Kitten, once per entry of :data:`KITTEN_CONFIGS` (arguments of ``kitten extract``):
   the default pipeline, ``kitten-crf`` (``--boilerplate crf``) and ``kitten-crf-article``
-  (the gate without the headline and figure captions: ``gate_article.toml``; run it by
-  name with ``--systems``).
+  (the gate without the headline and figure captions: ``gate_article.toml``).
 - the peers of ``benchmarks/peers.py``: readability-lxml, trafilatura, jusText and
   resiliparse in main-content mode (the boilerplate removers), html-text and
   inscriptis (whole-page text: the precision floor).

@@ -183,14 +183,15 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     prose = [_sentence_words(t, n) for t, n in zip(texts, words)]
     labels = _with_sibling_prose(units, labels, prose, words, probs)
     cues = _teaser_cues(rules)
-    labels = _with_groups(units, _with_headings(units, labels, texts, prose, probs, cues), probs)
+    spans = list(_group_spans(units))  # each list or table of the page, read by two rules
+    labels = _with_groups(units, _with_headings(units, labels, texts, prose, probs, cues), probs, spans)
     if config.keep_captions:
         labels = _with_captions(units, labels, own)
     if tables is not None and config.keep_data_tables:
         dropped = _dropped_tables(units, labels)
         if dropped:
             labels = _with_data_tables(units, labels, data_tables(_tables_only(doc, dropped), tables, classifiers))
-    labels = _with_introductions(units, labels, texts, prose, probs, cues)
+    labels = _with_introductions(units, labels, texts, prose, probs, cues, spans)
     if config.drop_comments:
         labels = _without_comments(labels, prose, [COMMENTS in f for f in own])
     labels = _without_teasers(units, labels, texts, cues)
@@ -300,7 +301,8 @@ def _with_headings(units: list[Block], labels: list[str], texts: list[str], pros
     return out
 
 
-def _with_groups(units: list[Block], labels: list[str], probs: list[float]) -> list[str]:
+def _with_groups(units: list[Block], labels: list[str], probs: list[float],
+                 spans: list[tuple[int, int]]) -> list[str]:
     """``labels`` with every unit of a list or table (nested lists and tables included)
     kept when the unit before it is kept and introduces it (a heading, or a clause
     ending with a colon), or when the units on both sides of it are kept and one of its
@@ -314,11 +316,9 @@ def _with_groups(units: list[Block], labels: list[str], probs: list[float]) -> l
     links between the date and the body), the other sets unchanged."""
     out = list(labels)
     n = len(units)
-    for i, j in _group_spans(units):
+    for i, j in spans:
         if i > 0 and out[i - 1] != "other":
-            before = units[i - 1]
-            introduced = before.kind == "heading" or before.text().rstrip().endswith(":")
-            if introduced or (j < n and out[j] != "other" and max(probs[i:j]) >= GROUP_FLOOR):
+            if _introduces(units[i - 1], units[i - 1].text()) or (j < n and out[j] != "other" and max(probs[i:j]) >= GROUP_FLOOR):
                 out[i:j] = [lab if lab != "other" else "list" if units[k].kind in _LIST_KINDS else "paragraph"
                             for k, lab in enumerate(out[i:j], i)]
     return out
@@ -339,8 +339,14 @@ def _group_spans(units: list[Block]) -> Iterator[tuple[int, int]]:
         i = j
 
 
+def _introduces(unit: Block, text: str) -> bool:
+    """Does ``unit`` (its ``text``) read as the introduction of what follows it: a
+    heading, or a clause ending with a colon?"""
+    return unit.kind == "heading" or text.rstrip().endswith(":")
+
+
 def _with_introductions(units: list[Block], labels: list[str], texts: list[str], prose: list[int],
-                        probs: list[float], cues: re.Pattern) -> list[str]:
+                        probs: list[float], cues: re.Pattern, spans: list[tuple[int, int]]) -> list[str]:
     """``labels`` with the introduction of a kept list or table kept: the unit right
     before a list or table one of whose units is kept (after :func:`_with_groups` and the
     data tables), when it is a heading, holds a sentence or ends with a colon ("The party
@@ -353,12 +359,11 @@ def _with_introductions(units: list[Block], labels: list[str], texts: list[str],
     0.9616, 0.951, 95.5% / 95.7%, 97.4% -> 0.9271 / 0.9282 / 0.9423 / 0.9529 / 0.9616,
     the rest the same (10 pages of 1,100 change; a floor of 0.05: 13, the same figures)."""
     out = list(labels)
-    for i, j in _group_spans(units):
+    for i, j in spans:
         if i > 0 and out[i - 1] == "other" and probs[i - 1] >= INTRO_FLOOR \
                 and units[i - 1].group is None and any(lab != "other" for lab in out[i:j]):
             before, text = units[i - 1], texts[i - 1]
-            if (before.kind == "heading" or prose[i - 1] or text.rstrip().endswith(":")) \
-                    and not cues.match(text.lower()):
+            if (prose[i - 1] or _introduces(before, text)) and not cues.match(text.lower()):
                 out[i - 1] = "header" if before.kind == "heading" else "paragraph"
     return out
 
