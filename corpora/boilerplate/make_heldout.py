@@ -22,7 +22,9 @@ corpus or in none, since the CRF trains on all of them together: CLEANEVAL dev
 corpus before it decided (:func:`pick_sites`) until about half of the modern pages
 that have a full gold file and half of the others (all pages of a held-out site
 go), 30% of cleanportaleval, half of Readability, 30% of the CLEANEVAL final pages
-that have a gold file, and half of Dragnet.
+that have a gold file, half of Dragnet, and 40% of web2025's pages of each page type
+(its site from the gold's ``url``; decided last, so the other corpora's sides stay
+as they were).
 
 Output, next to this file: ``heldout.txt``, one held-out page a line as a path under
 the corpora root (``dragnet/html/100.html``); ``sites.tsv``, every page considered
@@ -57,7 +59,10 @@ SHARES: dict[str, float] = {
     "readability": 0.5,
     "cleaneval-final": 0.3,
     "dragnet": 0.5,
+    "web2025": 0.4,
 }
+#: web2025 decides its sites per page type (its strata: each type's share held out)
+WEB2025_TYPES = ("article", "service", "product", "forum", "listing", "collection", "documentation")
 #: Second-level labels under a two-letter country code that are public suffixes
 #: (``bbc.co.uk``, ``abc.net.au``, ``iij.ad.jp``): the site keeps three labels.
 PUBLIC_SECOND_LEVEL = frozenset(
@@ -73,6 +78,8 @@ class Page:
     corpus: str
     site: str
     gold: bool = True
+    #: web2025: the page type of its gold (the strata its sites are drawn in)
+    kind: str = ""
 
 
 # --------------------------------------------------------------------------- sites
@@ -207,6 +214,13 @@ def corpus_pages(corpora: Path, corpus: str) -> list[Page]:
             gold = bool(record.get("gold")) and (folder / "gold" / record["gold"]).is_file()
             pages.append(Page(f"{corpus}/html/{record['file']}", corpus, site, gold))
         return sorted(pages, key=lambda p: _key(Path(p.path)))
+    if corpus == "web2025":
+        pages = []
+        for path in _html_pages(corpora, corpus):
+            record = json.loads((folder / "gold" / (path.stem + ".json")).read_text(encoding="utf-8"))
+            site = _site(url_host(record.get("url") or ""), corpus, path.name)
+            pages.append(Page(f"{corpus}/html/{path.name}", corpus, site, kind=record.get("page_type", "")))
+        return pages
     if corpus == "readability":
         # the site of a name: the registered domain its pages declare most, else the name
         paths = _html_pages(corpora, corpus)
@@ -264,6 +278,9 @@ def split(corpora: Path, rng: random.Random) -> tuple[dict[str, list[Page]], dic
         if corpus == "modern":
             pick_sites([p for p in pages[corpus] if p.gold], share, rng, held)
             pick_sites([p for p in pages[corpus] if not p.gold], share, rng, held)
+        elif corpus == "web2025":
+            for kind in WEB2025_TYPES:
+                pick_sites([p for p in pages[corpus] if p.kind == kind], share, rng, held)
         else:
             pick_sites(pages[corpus], share, rng, held)
     return pages, held

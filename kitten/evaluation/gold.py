@@ -49,6 +49,7 @@ __all__ = [
     "parse_cleaneval",
     "parse_dragnet",
     "parse_readability",
+    "parse_web2025",
     "read_gold",
     "reader_for",
     "corpus_pages",
@@ -296,6 +297,27 @@ def parse_readability(text: str) -> Gold:
     return _gold_from_blocks(blocks)
 
 
+# --------------------------------------------------------------------------- web2025
+
+
+def parse_web2025(text: str) -> Gold:
+    """Parse a web2025 gold file (JSON: ``url``, ``page_type``, ``title``,
+    ``main_content`` with paragraphs separated by a blank line, ``with`` and ``without``
+    snippets): the main content, one block per paragraph (a paragraph's lines joined),
+    and its URL. The title is not part of the main content.
+
+    >>> g = parse_web2025('{"url": "https://x.org/", "main_content": "First para\\nwrapped.\\n\\nSecond."}')
+    >>> g.url, [b.text for b in g.blocks]
+    ('https://x.org/', ['First para wrapped.', 'Second.'])
+    """
+    import json
+
+    record = json.loads(text.lstrip("\ufeff"))
+    paragraphs = re.split(r"\n[ \t]*\n", record.get("main_content") or "")
+    blocks = [GoldBlock(None, body) for body in map(_collapse, paragraphs) if body]
+    return _gold_from_blocks(blocks, url=record.get("url"))
+
+
 # --------------------------------------------------------------------------- corpora
 
 #: The gold formats, by name (``kitten eval --corpus``).
@@ -303,6 +325,7 @@ GOLD_FORMATS: dict[str, Callable[[str], Gold]] = {
     "cleaneval": parse_cleaneval,
     "dragnet": parse_dragnet,
     "readability": parse_readability,
+    "web2025": parse_web2025,
 }
 
 #: The gold format of each shared corpus, by folder name.
@@ -313,6 +336,7 @@ CORPUS_GOLD_FORMAT: dict[str, str] = {
     "dragnet": "dragnet",
     "readability": "readability",
     "modern": "dragnet",
+    "web2025": "web2025",
 }
 
 CORPUS_FORMATS: dict[str, Callable[[str], Gold]] = {
@@ -387,7 +411,7 @@ def corpus_pages(corpora: Path, corpus: str, extra: Path | None = None) -> Itera
         raise FileNotFoundError(f"missing {html}: unpack ../shared/corpora/{corpus}.tar.xz into {corpora}")
     parse = reader_for(corpus)
     for path in sorted(html.iterdir(), key=natural_key):
-        gold_path = folder / "gold" / (path.stem + ".txt")
+        gold_path = folder / "gold" / (path.stem + (".json" if parse is parse_web2025 else ".txt"))
         if not gold_path.is_file() and extra is not None:
             gold_path = extra / (path.stem + ".txt")
         gold = parse(decode_gold(gold_path.read_bytes())) if gold_path.is_file() else None
