@@ -2,11 +2,12 @@
 
     python benchmarks/web2025.py [--corpora .cache/corpora] [--out .cache/web2025-eval]
                                  [--jobs 2] [--systems kitten,kitten-crf,trafilatura,...]
-                                 [--reuse-peers] [--all] [--limit N] [--config NAME=FILE.toml ...]
+                                 [--reuse-peers] [--split heldout|train|all] [--limit N]
+                                 [--config NAME=FILE.toml ...]
 
 The pages: the held-out pages of web2025 (``corpora/boilerplate/heldout.txt``: 40% of
-each page type's pages, whole sites, never trained on; ``--all``: every page, the
-training pages included, for a look only). 2024-2026 pages of seven types (article,
+each page type's pages, whole sites, never trained on; ``--split train``: the pages of
+the training sites, to tune a rule on; ``--split all``). 2024-2026 pages of seven types (article,
 service, product, forum, listing, collection, documentation), gold
 ``web2025/gold/<id>.json``.
 
@@ -72,15 +73,16 @@ class GoldPage:
     url: str
 
 
-def pages(corpora: Path, everything: bool = False, limit: int = 0) -> list[GoldPage]:
-    """The held-out web2025 pages (``everything``: all of them), sorted by id."""
+def pages(corpora: Path, split: str = "heldout", limit: int = 0) -> list[GoldPage]:
+    """The web2025 pages of ``split`` (``heldout``: of the held-out sites, ``train``: the
+    others, ``all``), sorted by id."""
     folder = corpora / "web2025"
     if not (folder / "html").is_dir():
         raise SystemExit(f"missing {folder / 'html'}: unpack ../shared/corpora/web2025.tar.xz into {corpora}")
     held = {line.split("/")[-1] for line in HELDOUT.read_text(encoding="utf-8").split() if line.startswith("web2025/")}
     out = []
     for path in sorted((folder / "html").glob("*.html")):
-        if not everything and path.name not in held:
+        if (split == "heldout" and path.name not in held) or (split == "train" and path.name in held):
             continue
         g = json.loads((folder / "gold" / f"{path.stem}.json").read_text(encoding="utf-8"))
         out.append(GoldPage(path.stem, path, g.get("page_type", ""), g.get("main_content") or "",
@@ -131,7 +133,7 @@ def _kitten_extractor(config: dict):
 
     def extract(data: bytes, url: str) -> tuple[str, str | None]:
         result = extract_result(data, url=url or None, config=cfg)
-        kind = getattr(result.products.get("gate"), "page_type", None)
+        kind = getattr(result.products.get("page_type"), "label", None)
         return result.output or "", kind
 
     return extract
@@ -256,7 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--config", action="append", default=[], metavar="NAME=FILE.toml",
                     help="a Kitten system of your own: its configuration file")
     ap.add_argument("--reuse-peers", action="store_true")
-    ap.add_argument("--all", action="store_true", help="every page, training pages included")
+    ap.add_argument("--split", choices=("heldout", "train", "all"), default="heldout",
+                    help="the pages scored: of the held-out sites (default), of the training sites (to tune "
+                         "a rule on, never to report), or all")
     ap.add_argument("--limit", type=int, default=0)
     args = ap.parse_args(argv)
 
@@ -266,8 +270,8 @@ def main(argv: list[str] | None = None) -> int:
         import tomllib
 
         configs[name] = tomllib.loads(Path(file).read_text(encoding="utf-8"))
-    todo = pages(args.corpora, args.all, args.limit)
-    out = args.out / ("all" if args.all else "heldout")
+    todo = pages(args.corpora, args.split, args.limit)
+    out = args.out / args.split
     systems = [s for s in args.systems.split(",") if s]
     if args.reuse_peers:
         systems += [p for p in PEERS if p not in systems and complete(out / p, todo)]
@@ -285,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         seconds = run_system(system, config, todo, out, args.jobs)
         print(f"{system}: {len(todo)} pages in {seconds:.0f} s", file=sys.stderr)
         results[system] = summary(score(out / system, todo), TYPES)
-    print(f"web2025, {'every page' if args.all else 'held-out sites'}: {len(todo)} pages "
+    print(f"web2025, {args.split} pages: {len(todo)} pages "
           f"({', '.join(f'{k} {v}' for k, v in Counter(p.page_type for p in todo).most_common())})\n")
     print(format_tables(results))
     for system in systems:

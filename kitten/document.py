@@ -217,6 +217,9 @@ class Document:
     #: found them (``kitten.metadata.json_ld_scripts`` of the whole page); None when not
     #: known (a document built otherwise: readers then search the tree)
     json_ld: list | None = field(default=None, repr=False, compare=False)
+    #: the kind of page (``kitten.page_type.PageType``: article, forum, product ...), read
+    #: when the gate runs; None otherwise
+    page_type: Any = None
 
     def original(self, element) -> str | None:
         """The path of ``element`` in the original page, None when unknown (an element

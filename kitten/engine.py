@@ -60,6 +60,9 @@ class Outcome:
     lang: str | None = None
     title: str | None = None
     metadata: dict[str, str] = field(default_factory=dict)
+    #: the kind of page and its probability (``kitten.page_type``), when the gate ran
+    page_type: str | None = None
+    page_type_probability: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # the JSON Lines extras asked for
 
     @property
@@ -118,6 +121,9 @@ def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, .
                       result.output, result.output_suffix, events)
     if doc is not None:
         outcome.lang, outcome.title, outcome.metadata = doc.lang, doc.title, doc.metadata.as_dict()
+    kind = result.products.get("page_type")
+    if kind is not None:
+        outcome.page_type, outcome.page_type_probability = kind.label, round(kind.probability, 4)
     locate = doc.locate if doc is not None else Locators()
     for name in fields:
         if name == "events":

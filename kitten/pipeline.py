@@ -28,6 +28,7 @@ from kitten.normalizer import to_marked_xhtml, to_xhtml
 from kitten.normalizer.origins import MARK, origins_of, strip_marks
 from kitten.normalizer.encoding import decode
 from kitten.page import Decoded, Page, Triage
+from kitten.page_type import classify as classify_page
 from kitten.lists import read_lists
 from kitten.render import document_dict, dumps, gate_readings, readings, render
 from kitten.segment import segment
@@ -77,6 +78,7 @@ DUMPS: dict[str, tuple[str, Any]] = {
     "decode": (".decoded.html", lambda d, _: d.text),
     "normalize": (".xhtml", lambda x, _: x),
     "structure": (".blocks.json", lambda d, _: dumps(document_dict(d))),
+    "page_type": (".page_type.json", lambda k, _: json.dumps(k.as_dict(), ensure_ascii=False, indent=1)),
     "gate": (".boilerplate.json", lambda ls, locate: json.dumps(gate_readings(ls, locate, features=True),
                                                                 ensure_ascii=False, indent=1)),
     "tables": (".tables.json", lambda ts, _: json.dumps(readings(ts), ensure_ascii=False, indent=1)),
@@ -130,9 +132,12 @@ def run_page(page: Page, config: Config, target: Target = "text", provenance: bo
         ungated = doc
         gated = config.boilerplate.method != "none"
         if gated:
+            at[0] = "page_type"
+            kind = products["page_type"] = classify_page(doc, page.url)
+            doc = dataclasses.replace(doc, page_type=kind)
             at[0] = "gate"
             doc, products["gate"] = gate(doc, config.boilerplate, log, config.rules.classifiers,
-                                           config.rules.dir, config.tables)
+                                           config.rules.dir, config.tables, kind.label)
         doc, sentences = _text_steps(doc, config, log, products, at)
         if not sentences and gated:
             # what the gate kept, the later steps removed (a kept link list): never an empty page

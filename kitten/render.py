@@ -42,6 +42,7 @@ def document_dict(doc: Document) -> dict:
         "lang": doc.lang,
         "title": doc.title,
         "metadata": doc.metadata.as_dict(),
+        "page_type": doc.page_type.as_dict() if doc.page_type is not None else None,
         "blocks": (block_dict(b, doc) for b in doc.blocks),
         "removals": ({"locator": r.locator, "reason": r.reason, "text": r.text} for r in doc.removals),
         "abbreviations": (a.as_dict() for a in doc.abbreviations),

@@ -318,7 +318,7 @@ def test_data_tables_and_introduced_lists_are_kept_whole(tiny_model: Path, monke
 def test_the_tables_of_dropped_units_are_classified_as_on_the_whole_page() -> None:
     """The gate classifies only the tables whose units it dropped (``_tables_only``): each
     of them gets the answer ``data_tables`` gives on the whole page."""
-    from kitten.boilerplate import _tables_only
+    from kitten.boilerplate.keep_rules import tables_only as _tables_only
     from kitten.tables import data_tables
     from kitten.tables.collect import leaf_tables
 
@@ -644,7 +644,7 @@ def test_a_byline_paragraph_of_the_article_is_kept_when_the_crf_gives_it_some_ch
     """A ``<p>`` without a sentence in the article's parent (the byline "Un texte de
     ...") is kept at a content probability of ``PARAGRAPH_FLOOR``; an ad label the CRF
     rules out is not, nor a short line written as a ``div``."""
-    from kitten.boilerplate import PARAGRAPH_FLOOR
+    from kitten.boilerplate.keep_rules import PARAGRAPH_FLOOR
 
     html = (f'<div class="story"><p>Un texte de Marie Roy</p><div>Photo: Paul Dion</div>{LEAD}'
             f'<p>Advertisement</p>{BODY}</div>')

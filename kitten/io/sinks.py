@@ -153,6 +153,7 @@ def jsonl_record(outcome: Outcome) -> dict:
     }
     for key in METADATA_FIELDS:
         rec[key] = outcome.metadata.get(key) or None
+    rec["page_type"], rec["page_type_probability"] = outcome.page_type, outcome.page_type_probability
     rec["text"] = outcome.output if outcome.status != "excluded" else None
     rec.update(outcome.extra)
     return rec

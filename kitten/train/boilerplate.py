@@ -52,7 +52,7 @@ from kitten.normalizer.encoding import decode
 from kitten.resources import ROOT
 from kitten.structure import build_document, parse_xhtml
 
-CORPORA = ("cleaneval-dev", "cleaneval-final", "dragnet", "cleanportaleval", "readability", "modern")
+CORPORA = ("cleaneval-dev", "cleaneval-final", "dragnet", "cleanportaleval", "readability", "modern", "web2025")
 HELDOUT = ROOT / "corpora" / "boilerplate" / "heldout.txt"
 #: gold files written by hand for shared pages without one (``corpora/boilerplate/annotate.py``),
 #: one folder per corpus
