@@ -60,6 +60,9 @@ KINDS: dict[str, BlockKind] = {
 SKIPPED = {"script": "script", "style": "style", "select": "form-control", "option": "form-control",
            "input": "form-control", "textarea": "form-control", "head": "head", "map": "image-map",
            "object": "object", "applet": "object", "title": "title", "template": "template",
+           # what a browser running scripts does not show ("enable JavaScript", tracking
+           # pixels), unless the page is an app shell (:func:`_app_shell_noscripts`)
+           "noscript": "noscript",
            # annotations a reader does not see in the text: SVG descriptions, ruby readings
            "desc": "svg-annotation", "rt": "ruby-annotation", "rp": "ruby-annotation"}
 # Never text, so not worth a log line each.
@@ -335,6 +338,8 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
     doc = Document(blocks=[], lang=declared or config.default_language, title=title)
     walker = _Walker(doc, config, rules)
     if body is not None:
+        if body.find(".//" + _NS + "noscript") is not None:
+            _app_shell_noscripts(body, doc)
         walker.walk(body)
     # the JSON-LD scripts in document order: the walk found those of the body
     scripts = [script for child in root if isinstance(child.tag, str)
@@ -343,6 +348,8 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
     doc.json_ld = scripts
     if not declared:  # the detector reads the text just extracted (<q> marks keep the default's)
         doc.lang = detect(blocks_sample(doc.blocks, LANGUAGE_SAMPLE)) or config.default_language
+    if body is not None:
+        _app_shell(root, doc, log)
     for r in doc.removals:
         log.add("structure", f"removed-{r.reason}", r.message)
     for locator, kind, why in doc.removals_kept:
@@ -353,6 +360,55 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
         else:
             log.add("structure", f"{a.tag}-not-expanded", f"{a.text} ({a.title}): {a.reason}")
     return doc
+
+
+#: an app shell: a body showing fewer letters than this outside ``<noscript>``
+APP_SHELL_LETTERS = 200
+#: a ``<noscript>`` read on an app shell holds at least this many letters
+NOSCRIPT_LETTERS = 200
+
+
+def _app_shell_noscripts(body, doc: Document) -> None:
+    """On an app shell (the body shows fewer than :data:`APP_SHELL_LETTERS` letters
+    outside ``<noscript>``), each ``<noscript>`` holding :data:`NOSCRIPT_LETTERS` letters
+    or more is what the page has to read: it becomes a ``div`` (both walks then read it),
+    logged in ``removals_kept`` (``read-noscript``). Other ``<noscript>`` are left out by
+    the walk (:data:`SKIPPED`)."""
+    outer = [el for el in body.iter(_NS + "noscript")
+             if not any(a.tag == _NS + "noscript" for a in el.iterancestors())]
+    inside = [_letters(el) for el in outer]
+    outside = _letters(body, APP_SHELL_LETTERS + sum(inside)) - sum(inside)
+    if outside >= APP_SHELL_LETTERS:
+        return
+    for el, letters in zip(outer, inside):
+        if letters >= NOSCRIPT_LETTERS:
+            doc.removals_kept.append((doc.locate(el), "read-noscript",
+                                      f"<noscript> with {letters} letters read: the page shows {max(outside, 0)} "
+                                      "letters outside it (an app shell)"))
+            el.tag = _NS + "div"
+            for inner in el.iter(_NS + "noscript"):  # its own noscript elements too
+                inner.tag = _NS + "div"
+
+
+#: a script holding this many characters on a page showing little text: its data is
+#: likely the content (an app shell; not read)
+APP_SHELL_SCRIPT = 2000
+
+
+def _app_shell(root, doc: Document, log: PageLog) -> None:
+    """Log a page whose blocks hold fewer than :data:`APP_SHELL_LETTERS` letters while a
+    script holds :data:`APP_SHELL_SCRIPT` characters or more (its content likely in the
+    script's data, e.g. ``__NEXT_DATA__``: not read)."""
+    letters = 0
+    for block in doc.blocks:
+        letters += sum(_alnum(x) for x in block.inlines if isinstance(x, str))
+        if letters >= APP_SHELL_LETTERS:
+            return
+    longest = max((len(el.text or "") for el in root.iter(_NS + "script")), default=0)
+    if longest >= APP_SHELL_SCRIPT:
+        log.add("structure", "app-shell",
+                f"the page shows {letters} letters of text but a script holds {longest} characters: "
+                "an app shell whose content is in its scripts' data (not read)")
 
 
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -689,7 +745,7 @@ type="application/ld+json">{{"@type": "WebPage"}}</script></li></ul><script type
 <table><tr><td>cell <span class="kitten-nav">n</span></td><th>h​</th></tr></table>
 <dl><dt>term</dt><dd>def</dd></dl><pre>a
  b</pre><span class="kitten-aria-hidden kitten.aria-hidden">★</span>é<br/><br/></div>
-after<select><option>o</option></select></body></html>"""
+after<select><option>o</option></select><noscript><p>Enable JavaScript</p></noscript></body></html>"""
 
 
 def _hooks(walker: _Walker) -> tuple:

@@ -14,6 +14,7 @@ import re
 from selectolax.lexbor import LexborHTMLParser
 
 from kitten.log import PageLog
+from kitten.normalizer import holders
 
 #: attributes kept on one element; lexbor checks each new attribute against those
 #: before it (32,000 on one element: 2 s, 200,000: minutes), and no real page comes
@@ -24,7 +25,9 @@ _ATTRIBUTE = re.compile(r"""[\s/]*[^\s/>=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*)
 
 def parse_html(text: str, log: PageLog):
     """Parse ``text``; return the root (``html``) node of the tree. Elements with more
-    than :data:`MAX_ATTRIBUTES` attributes keep the first ones (logged)."""
+    than :data:`MAX_ATTRIBUTES` attributes keep the first ones (logged). Content that
+    React's streaming scripts or declarative shadow roots show is moved into place
+    (``holders.py``, logged)."""
     text = _cap_attributes(text, log)
     tree = LexborHTMLParser(text)
     root = tree.root
@@ -32,6 +35,8 @@ def parse_html(text: str, log: PageLog):
         raise ValueError("parser returned no document element")
     _warn_unterminated_comment(text, log)
     _warn_unterminated_raw_text(root, log)
+    if holders.may_hold(text):  # React streaming holders, declarative shadow roots
+        holders.reveal(root, text, log)
     return root
 
 
