@@ -28,7 +28,7 @@ from pathlib import Path
 from kitten import __version__
 from kitten.batch import print_summary, run
 from kitten.boilerplate.crf import CrfUnavailable, check_available
-from kitten.config import Config, ConfigError
+from kitten.config import PRESETS, Config, ConfigError, with_preset
 from kitten.engine import JSONL_FIELDS, Job, Outcome
 from kitten.evaluation.report import add_arguments as add_eval_arguments
 from kitten.io.files import MAX_PAGE_BYTES
@@ -108,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
                            help="crf: drop the blocks the boilerplate CRF labels 'other' before tables, "
                                 "lists and segmentation (needs python-crfsuite: the crf extra); default "
                                 "from [boilerplate] method, else none")
+            p.add_argument("--preset", choices=tuple(PRESETS),
+                           help="main: the boilerplate gate on (the main content of any kind of page); "
+                                "article: the gate on, without the headline and figure captions (running "
+                                "text only); applied over --config, under the other options")
             p.add_argument("--keep-threshold", type=float, metavar="P",
                            help="with the gate: keep a block whose probability of being content is at "
                                 "least P (0-1; lower keeps more text and more noise; default from "
@@ -192,6 +196,8 @@ def _convert(args) -> int:
         if target == "blocks":  # the text format without sentence splitting
             target = "text"
             config = dataclasses.replace(config, segment=dataclasses.replace(config.segment, split_sentences=False))
+        if getattr(args, "preset", None):
+            config = with_preset(config, args.preset)
         config = _with_boilerplate(config, getattr(args, "boilerplate", None), getattr(args, "keep_threshold", None))
         _check_models(config, target)
         paths = list(args.paths) + (read_input_list(args.input_list) if args.input_list else [])

@@ -336,6 +336,35 @@ class Config:
         return cls(**sections)
 
 
+#: Named settings a user switches on with one word (``kitten extract --preset NAME``), applied
+#: over the configuration file and under the other options:
+#:
+#: - ``main``: the boilerplate gate on (``[boilerplate] method = "crf"``): the main content of
+#:   any kind of page (an article, a thread, a listing, a product, a documentation page);
+#: - ``article``: the gate on, without the page's headline and figure captions: running
+#:   text only, the convention of article extractors' expected outputs (newspaper4k,
+#:   Mozilla Readability), for a corpus whose documents take their title from the metadata.
+PRESETS: dict[str, dict[str, dict[str, Any]]] = {
+    "main": {"boilerplate": {"method": "crf"}},
+    "article": {"boilerplate": {"method": "crf", "keep_title": False, "keep_captions": False}},
+}
+
+
+def with_preset(config: Config, name: str) -> Config:
+    """``config`` with the settings of the preset ``name`` (:data:`PRESETS`) replaced.
+
+    >>> c = with_preset(Config(), "article").boilerplate
+    >>> c.method, c.keep_title, c.keep_captions
+    ('crf', False, False)
+    """
+    if name not in PRESETS:
+        raise ConfigError(f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
+    for section, values in PRESETS[name].items():
+        current = getattr(config, section)
+        config = dataclasses.replace(config, **{section: dataclasses.replace(current, **values)})
+    return config
+
+
 def _build(section_cls, values: dict[str, Any], section: str):
     if not isinstance(values, dict):
         raise ConfigError(f"[{section}] must be a table")

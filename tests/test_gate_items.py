@@ -1,0 +1,99 @@
+"""Repeated items (a thread's posts, a listing's cards) and the gate's rule that keeps a run
+of them whole on pages whose kind is a list of things; the web2025 gold reader."""
+from __future__ import annotations
+
+from kitten.boilerplate.items import repeated_items
+from kitten.boilerplate.keep_rules import with_items
+from kitten.config import Config
+from kitten.evaluation.gold import parse_web2025, reader_for
+from kitten.log import PageLog
+from kitten.page import Page
+from kitten.pipeline import run_page
+
+CARD = ('<li class="card"><h3><a href="/p/{n}">Story number {n} about the harbour works</a></h3>'
+        '<p>A short summary of story {n}, which says what happened at the harbour this week.</p></li>')
+TAGS = '<ul class="tags">' + "".join(f'<li class="item"><a href="/{w}">{w}</a></li>' for w in
+                                     ("Home", "News", "Sport", "Contact")) + "</ul>"
+LISTING = (f'<html><body><div class="side">{TAGS}</div><main><h1>Latest stories</h1><ul class="cards">'
+           + "".join(CARD.format(n=n) for n in range(1, 7)) + '</ul></main>'
+           '<footer><p>Copyright 2025 Example</p></footer></body></html>')
+
+
+def document(html: str):
+    return run_page(Page(html.encode(), "t.html"), Config(), "json").products["structure"]
+
+
+def test_repeated_items_group_the_cards_and_the_tags_apart() -> None:
+    doc = document(LISTING)
+    runs = repeated_items(doc.blocks)
+    texts = [" ".join(b.text().split()) for b in doc.blocks]
+    by_size = sorted(runs, key=lambda r: r.items)
+    tags, cards = by_size[0], by_size[-1]
+    assert tags.items == 4 and [texts[i] for i in tags.units] == ["Home", "News", "Sport", "Contact"]
+    assert cards.items == 6 and len(cards.units) == 12  # a title and a summary per card
+    assert cards.item_of[:4] == (0, 0, 1, 1)
+    assert all(texts[i] != "Latest stories" for r in runs for i in r.units)
+
+
+def test_a_run_with_one_kept_card_is_kept_whole_and_logged() -> None:
+    doc = document(LISTING)
+    units = doc.blocks
+    texts = [" ".join(b.text().split()) for b in units]
+    words = [len(t.split()) for t in texts]
+    first = texts.index("Story number 1 about the harbour works")
+    labels = ["header" if i == first else "other" for i in range(len(units))]
+    probs = [0.9 if i == first else 0.2 if "tory" in t else 0.0 for i, t in enumerate(texts)]
+    log = PageLog()
+    out = with_items(units, labels, probs, words, log)
+    kept = {texts[i] for i, lab in enumerate(out) if lab != "other"}
+    assert {f"Story number {n} about the harbour works" for n in range(1, 7)} <= kept
+    assert "Home" not in kept and "Copyright 2025 Example" not in kept
+    assert log.of_kind("items")
+    # a list of links (items of one word) is never kept by the rule, even with a kept item
+    menu_labels = ["paragraph" if t == "Home" else lab for t, lab in zip(texts, labels)]
+    again = with_items(units, menu_labels, [0.5 if t in ("Home", "News") else p for t, p in zip(texts, probs)],
+                       words, PageLog())
+    assert [texts[i] for i, lab in enumerate(again) if lab != "other" and texts[i] in ("News", "Sport")] == []
+
+
+def test_a_run_the_crf_gives_no_chance_stays_out() -> None:
+    doc = document(LISTING)
+    texts = [" ".join(b.text().split()) for b in doc.blocks]
+    first = texts.index("Story number 1 about the harbour works")
+    labels = ["header" if i == first else "other" for i in range(len(texts))]
+    probs = [0.9 if i == first else 0.0 for i in range(len(texts))]
+    out = with_items(doc.blocks, labels, probs, [len(t.split()) for t in texts], PageLog())
+    assert out == labels
+
+
+def test_web2025_gold_reads_paragraphs_and_leaves_the_title_out() -> None:
+    text = ('{"url": "https://x.org/t/1", "page_type": "forum", "title": "A thread",'
+            ' "main_content": "First post\\nwrapped here.\\n\\n\\nA reply.", "with": [], "without": []}')
+    gold = parse_web2025(text)
+    assert [b.text for b in gold.blocks] == ["First post wrapped here.", "A reply."]
+    assert gold.url == "https://x.org/t/1" and "A thread" not in gold.text
+    assert reader_for("web2025") is parse_web2025
+    assert parse_web2025('{"main_content": ""}').blocks == []
+
+
+ARTICLE = ("<html><body><h1>Big news of the day</h1><figure><img src='a.jpg'/><figcaption>A photo of the harbour "
+           "at dawn.</figcaption></figure><p>The harbour was closed on Monday after the storm, and the ships "
+           "waited outside for two days.</p><p>It opened again on Wednesday morning, when the wind had dropped "
+           "and the pilots could board.</p></body></html>")
+
+
+def test_presets_switch_the_gate_on_with_or_without_headline_and_captions(tmp_path, capsys) -> None:
+    from kitten.cli import main
+
+    page = tmp_path / "a.html"
+    page.write_text(ARTICLE, encoding="utf-8")
+    texts = {}
+    for preset in ("main", "article"):
+        assert main(["extract", str(page), "--preset", preset]) == 0
+        texts[preset] = capsys.readouterr().out
+    assert "Big news of the day." in texts["main"] and "A photo of the harbour" in texts["main"]
+    assert "Big news" not in texts["article"] and "A photo" not in texts["article"]
+    assert "The harbour was closed on Monday" in texts["article"]
+    with __import__("pytest").raises(SystemExit) as exc:
+        main(["extract", str(page), "--preset", "nonsense"])
+    assert exc.value.code == 2
