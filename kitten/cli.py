@@ -156,6 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--select-small", action="store_true",
                    help="choose the parameters of Victor's 6-fold protocol again on CLEANEVAL final pages "
                         "(adds ~16 min; the results are SMALL_PARAMS and SMALL_BINARY_PARAMS in kitten/train/boilerplate.py)")
+    pt = twhat.add_parser("page-type", help="the page-type forest (classifiers/page_type.json) from web2025's "
+                                            "gold page types, held-out pages left out (needs the train extra)")
+    pt.add_argument("--corpora", default=".cache/corpora", help="root of the unpacked shared corpora")
+    pt.add_argument("--out", default="classifiers", help="where the model file goes")
+    pt.add_argument("-j", "--jobs", type=int, default=0, help="worker processes reading pages (0 = all cores)")
     return parser
 
 
@@ -178,6 +183,13 @@ def main(argv: list[str] | None = None) -> int:
         except (ConfigError, CrfUnavailable) as exc:
             print(f"kitten: {exc}", file=sys.stderr)
             return 2
+    if args.command == "train" and args.what == "page-type":
+        try:
+            from kitten.train.page_type import train as train_page_type
+        except ImportError as exc:
+            print(f"kitten: training needs scikit-learn: pip install 'kitten-text[train]' ({exc})", file=sys.stderr)
+            return 2
+        return train_page_type(Path(args.corpora), Path(args.out), args.jobs)
     if args.command == "train":
         try:
             from kitten.train.tables import train
