@@ -430,8 +430,14 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="the first N held-out pages of each corpus only (and N snippet pages)")
     ap.add_argument("--thresholds", default="",
                     help="comma-separated keep thresholds: also run kitten-crf@T for each (the curve)")
+    ap.add_argument("--config", action="append", default=[], metavar="NAME=FILE.toml",
+                    help="a Kitten system of your own: kitten extract --config FILE.toml (a model in training, "
+                         "a setting tried)")
     args = ap.parse_args(argv)
 
+    for item in args.config:
+        name, _, file = item.partition("=")
+        KITTEN_CONFIGS[name] = ["--config", file]
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     systems += [f"{THRESHOLD_SYSTEM}{t.strip()}" for t in args.thresholds.split(",") if t.strip()]
     peers = []

@@ -97,3 +97,20 @@ def test_presets_switch_the_gate_on_with_or_without_headline_and_captions(tmp_pa
     with __import__("pytest").raises(SystemExit) as exc:
         main(["extract", str(page), "--preset", "nonsense"])
     assert exc.value.code == 2
+
+
+def test_prose_after_kept_prose_is_kept_across_a_heading_until_a_unit_ruled_out() -> None:
+    from kitten.boilerplate.keep_rules import with_following_prose
+
+    # kept lead, a heading, two paragraphs the CRF is unsure of, a teaser it rules out, more prose
+    labels = ["paragraph", "other", "other", "other", "other", "other"]
+    prose = [30, 0, 25, 22, 0, 40]
+    words = [30, 3, 25, 22, 2, 40]
+    probs = [0.7, 0.1, 0.25, 0.16, 0.01, 0.3]
+    out = with_following_prose(labels, prose, words, probs)
+    assert out[:4] == ["paragraph", "other", "paragraph", "paragraph"]
+    assert out[5] == "paragraph"  # one short line between is crossed
+    assert with_following_prose(labels, prose, words, [0.7, 0.1, 0.05, 0.16, 0.01, 0.3])[2:4] == ["other", "other"]
+    # two short lines end the run
+    assert with_following_prose(["paragraph", "other", "other", "other"], [30, 0, 0, 25], [30, 2, 2, 25],
+                                [0.7, 0.1, 0.1, 0.5]) == ["paragraph", "other", "other", "other"]

@@ -73,6 +73,7 @@ from kitten.boilerplate.keep_rules import (
     tables_only,
     with_captions,
     with_data_tables,
+    with_following_prose,
     with_groups,
     with_headings,
     with_introductions,
@@ -139,6 +140,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     labels = [names[content[k]] if p >= config.keep_threshold else "other" for p, k in zip(probs, likeliest)]
     prose = [sentence_words(t, n) for t, n in zip(texts, words)]
     labels = with_sibling_prose(units, labels, prose, words, probs)
+    labels = with_following_prose(labels, prose, words, probs)
     cues = teaser_cues(rules)
     spans = list(group_spans(units))  # each list or table of the page, read by two rules
     labels = with_groups(units, with_headings(units, labels, texts, prose, probs, cues), probs, spans)

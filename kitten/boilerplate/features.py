@@ -580,10 +580,11 @@ def _c_link_letters():
 
 
 def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSettings(),
-                   lang: str = "en", rules: str = "") -> list[list[str]]:
+                   lang: str = "en", rules: str = "", page_type: str | None = None) -> list[list[str]]:
     """The feature strings of each block, neighbour templates included (``lang`` and
-    ``rules`` select the stop-word list, ``rules/<lang>/stopwords.txt``)."""
-    own = own_features(blocks, settings, lang, rules)
+    ``rules`` select the stop-word list, ``rules/<lang>/stopwords.txt``; ``page_type`` the
+    page's kind for the ``type`` family)."""
+    own = own_features_and_words(blocks, settings, lang, rules, page_type=page_type)[0]
     shared = [_shared(x) for x in own]
     return [_with_window(own, shared, i, settings.window) for i in range(len(own))]
 

@@ -59,6 +59,36 @@ RUN_FLOOR = 0.1
 ITEM_FLOOR = 0.02
 
 
+#: a unit holding a sentence after kept prose is kept when the CRF gives it at least this
+#: (:func:`with_following_prose`) ...
+FOLLOW_FLOOR = 0.15
+#: ... across at most this many short units (a section's heading) between
+FOLLOW_GAP = 1
+
+
+def with_following_prose(labels: list[str], prose: list[int], words: list[int], probs: list[float]) -> list[str]:
+    """``labels`` with the units holding a sentence that follow kept prose kept, across at
+    most :data:`FOLLOW_GAP` short units (a section heading), when the CRF gives each
+    :data:`FOLLOW_FLOOR`: the paragraphs of an article written one container each (site
+    builders wrap every paragraph apart), which :func:`with_sibling_prose` cannot join by
+    their parent. A unit the CRF all but rules out (a related-posts teaser, a comment)
+    ends the run."""
+    out = list(labels)
+    active, gap = False, 0
+    for i, lab in enumerate(out):
+        if lab != "other":
+            active, gap = (True, 0) if prose[i] else (active and gap < FOLLOW_GAP and words[i] < SENTENCE_WORDS, gap + 1)
+            continue
+        if active and prose[i] and probs[i] >= FOLLOW_FLOOR:
+            out[i] = "paragraph"
+            gap = 0
+        elif active and words[i] < SENTENCE_WORDS and not prose[i] and gap < FOLLOW_GAP:
+            gap += 1
+        else:
+            active = False
+    return out
+
+
 def with_sibling_prose(units: list[Block], labels: list[str], prose: list[int], words: list[int],
                         probs: list[float]) -> list[str]:
     """``labels`` with every unit that holds a sentence (:func:`sentence_words`) kept

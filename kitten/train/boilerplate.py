@@ -49,6 +49,7 @@ from kitten.evaluation.overlap import tokenize
 from kitten.log import PageLog
 from kitten.normalizer import to_xhtml
 from kitten.normalizer.encoding import decode
+from kitten.page_type import classify as classify_page
 from kitten.resources import ROOT
 from kitten.structure import build_document, parse_xhtml
 
@@ -106,6 +107,7 @@ class PageData:
     features: list[list[str]]
     labels: list[str]
     tokens: list[int]  # tokens of each block (the overlap metric's), for token-weighted accuracy
+    kind: str = ""  # the page's kind (``kitten.page_type``), as the pipeline reads it
 
 
 def settings_from(config: Config) -> FeatureSettings:
@@ -150,10 +152,13 @@ def _one(task) -> PageData | None:
     if not doc.blocks:
         return None
     settings = _WORKER["settings"]
+    # the page's kind, as the pipeline reads it before the gate (the gold's URL when it
+    # names one, as a crawl's record does)
+    kind = classify_page(doc, gold.url).label
     units, _ = crf_units(doc.blocks, settings.units)  # what the gate labels
-    features = block_features(units, settings, doc.lang, config.rules.dir)
+    features = block_features(units, settings, doc.lang, config.rules.dir, kind)
     tokens = [len(tokenize(b.text())) for b in units]
-    return PageData(corpus, name, features, align_labels(units, gold), tokens)
+    return PageData(corpus, name, features, align_labels(units, gold), tokens, kind)
 
 
 def load_pages(corpora: Path, config: Config, settings: FeatureSettings, jobs: int = 0,
