@@ -114,3 +114,12 @@ def test_prose_after_kept_prose_is_kept_across_a_heading_until_a_unit_ruled_out(
     # two short lines end the run
     assert with_following_prose(["paragraph", "other", "other", "other"], [30, 0, 0, 25], [30, 2, 2, 25],
                                 [0.7, 0.1, 0.1, 0.5]) == ["paragraph", "other", "other", "other"]
+
+
+def test_a_description_written_twice_is_kept_once() -> None:
+    from kitten.boilerplate.drop_rules import without_repeats
+
+    texts = ["Make each cup feel special with a mug.", "Handmade stoneware.", "Size: 9 cm",
+             "Make each cup  feel special with a mug.", "Handmade stoneware.", "Add to cart"]
+    labels = ["paragraph"] * 5 + ["other"]
+    assert without_repeats(labels, texts) == ["paragraph", "paragraph", "paragraph", "other", "paragraph", "other"]

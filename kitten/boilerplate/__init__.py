@@ -62,6 +62,7 @@ from kitten.boilerplate.drop_rules import (
     without_comments,
     without_datelines,
     without_link_lines,
+    without_repeats,
     without_teasers,
 )
 from kitten.boilerplate.fallback import FALLBACK, plausible
@@ -157,6 +158,8 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         labels = without_comments(labels, prose, [COMMENTS in f for f in own])
     labels = without_teasers(units, labels, texts, cues)
     labels = without_link_lines(units, labels, texts, prose)
+    if page_type != "forum":
+        labels = without_repeats(labels, texts)
     labels = without_datelines(units, labels, texts, byline_cues(rules))
     if not config.keep_title:
         labels = without(labels, own, TITLE)

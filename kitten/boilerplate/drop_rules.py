@@ -163,3 +163,29 @@ def without_datelines(units: list[Block], labels: list[str], texts: list[str], b
                 and not text.rstrip().endswith(STOPS) and not byline.search(text)):
             out[i] = "other"
     return out
+
+
+#: a kept unit of at least this many words that repeats an earlier kept unit word for word
+#: is dropped (:func:`without_repeats`)
+REPEAT_WORDS = 4
+
+
+def without_repeats(labels: list[str], texts: list[str]) -> list[str]:
+    """``labels`` with every kept unit of :data:`REPEAT_WORDS` words or more dropped when an
+    earlier kept unit has the same text (white space collapsed): a page that writes its
+    description twice (a copy for small screens, another for large ones, one of them
+    hidden by a style sheet the converter does not apply) says it once. Not on forums,
+    where a reply quotes a post."""
+    seen: set[str] = set()
+    out = list(labels)
+    for i, (lab, text) in enumerate(zip(labels, texts)):
+        if lab == "other":
+            continue
+        key = " ".join(text.split())
+        if key.count(" ") + 1 < REPEAT_WORDS:
+            continue
+        if key in seen:
+            out[i] = "other"
+        else:
+            seen.add(key)
+    return out
