@@ -123,3 +123,16 @@ def test_a_description_written_twice_is_kept_once() -> None:
              "Make each cup  feel special with a mug.", "Handmade stoneware.", "Add to cart"]
     labels = ["paragraph"] * 5 + ["other"]
     assert without_repeats(labels, texts) == ["paragraph", "paragraph", "paragraph", "other", "paragraph", "other"]
+
+
+def test_a_run_of_items_is_kept_when_the_gate_keeps_next_to_nothing_and_the_fallback_is_logged() -> None:
+    doc = document(LISTING)
+    texts = [" ".join(b.text().split()) for b in doc.blocks]
+    labels = ["header" if t == "Latest stories" else "other" for t in texts]
+    probs = [0.2 if "tory" in t else 0.0 for t in texts]
+    log = PageLog()
+    out = with_items(doc.blocks, labels, probs, [len(t.split()) for t in texts], log)
+    kept = {texts[i] for i, lab in enumerate(out) if lab != "other"}
+    assert {f"Story number {n} about the harbour works" for n in range(1, 7)} <= kept
+    (event,) = log.of_kind("boilerplate-fallback")
+    assert event.message.startswith("items:")

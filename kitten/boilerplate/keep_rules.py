@@ -8,6 +8,7 @@ import dataclasses
 import re
 from typing import Iterator
 
+from kitten.boilerplate.fallback import FALLBACK
 from kitten.boilerplate.items import repeated_items
 from kitten.boilerplate.reading import FIGURE, LIST_KINDS, SENTENCE_WORDS
 from kitten.document import Block, Document
@@ -55,6 +56,9 @@ ITEM_WORDS = 6
 #: ... and the mean content probability of its units is at least this
 RUN_FLOOR = 0.1
 
+#: when no run has a kept unit, the largest is kept if what is kept weighs less than this
+#: share of its words
+ITEMS_SHARE = 0.25
 #: ... its units whose content probability is at least this (not a "Share" button)
 ITEM_FLOOR = 0.02
 
@@ -304,9 +308,14 @@ def with_items(units: list[Block], labels: list[str], probs: list[float], words:
     hold :data:`ITEM_WORDS` words on average (not a menu) and the CRF gives its units
     :data:`RUN_FLOOR` on average: on a page whose kind is a list of things, the CRF is
     sure of a card or two, and the others, made the same way, are the same kind of text.
-    Only units with :data:`ITEM_FLOOR` are kept. Logged (``items``) with the count."""
+    Only units with :data:`ITEM_FLOOR` are kept. Logged (``items``) with the count.
+
+    Never worse than no gate where the CRF is unsure: when no such run has a kept unit and
+    what is kept weighs under :data:`ITEMS_SHARE` of the largest such run's words, that run
+    is kept (logged ``boilerplate-fallback``, reason ``items``)."""
     out = list(labels)
     added = 0
+    candidates = []
     for run in repeated_items(units):
         if run.items < 3:
             continue
@@ -315,11 +324,26 @@ def with_items(units: list[Block], labels: list[str], probs: list[float], words:
         if total < ITEM_WORDS * run.items or sum(probs[i] for i in idx) < RUN_FLOOR * len(idx):
             continue
         if not any(out[i] != "other" for i in idx):
+            candidates.append((total, run))
             continue
-        for i in idx:
-            if out[i] == "other" and probs[i] >= ITEM_FLOOR:
-                out[i] = "list" if units[i].kind in LIST_KINDS else "paragraph"
-                added += 1
+        added += _keep_run(units, out, probs, idx)
     if added:
         log.add("gate", "items", f"kept {added} units of repeated items")
+    elif candidates:
+        total, run = max(candidates, key=lambda c: c[0])
+        kept = sum(w for w, lab in zip(words, out) if lab != "other")
+        if kept < ITEMS_SHARE * total:
+            n = _keep_run(units, out, probs, run.units)
+            log.add("gate", FALLBACK, f"items: {kept} words kept beside a run of {run.items} repeated items of "
+                                      f"{total} words; kept the run ({n} units)")
     return out
+
+
+def _keep_run(units: list[Block], out: list[str], probs: list[float], idx: tuple[int, ...]) -> int:
+    """Keep (in ``out``) the units ``idx`` of a run that have :data:`ITEM_FLOOR`; how many."""
+    n = 0
+    for i in idx:
+        if out[i] == "other" and probs[i] >= ITEM_FLOOR:
+            out[i] = "list" if units[i].kind in LIST_KINDS else "paragraph"
+            n += 1
+    return n
