@@ -459,12 +459,12 @@ def test_euc_jp_declared_big5_is_overridden() -> None:
     assert result.encoding == "EUC-JP"
 
 
-CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 
 
 @pytest.mark.corpus
 @pytest.mark.skipif(not CORPORA.is_dir() or not any(CORPORA.glob("*/html")),
-                    reason=f"shared corpora not unpacked in {CORPORA}")
+                    reason=ABSENT)
 def test_reencoded_shared_pages(capsys) -> None:
     """The shared UTF-8 pages, re-encoded into the legacy encodings of their script with a
     correct, a wrong and no declaration: at least 99% decode exactly, in every declaration

@@ -19,7 +19,7 @@ from kitten.tables.records import SECTION_KEY, THEMA_KEY, column_keys, records_f
 from test_tables import _typed
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 
 H, D, T, N = "header", "data", "thema", "neutral"
 
@@ -126,7 +126,7 @@ def test_readme_example_runs_and_prints_what_it_says():
     assert expected and all(e in printed for e in expected), (expected, printed)
 
 
-@pytest.mark.skipif(not (CORPORA / "wikipedia-tables" / "pages").is_dir(), reason="shared corpora not unpacked")
+@pytest.mark.skipif(not (CORPORA / "wikipedia-tables" / "pages").is_dir(), reason=ABSENT)
 def test_records_of_a_wikipedia_table_equal_its_csv():
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
