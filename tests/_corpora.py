@@ -32,7 +32,8 @@ def _location() -> tuple[Path | None, str]:
         return ROOT / ".cache" / "corpora", f"the shared corpora are not unpacked in {ROOT / '.cache' / 'corpora'}"
     if value.strip().lower() in _OFF:
         return None, f"the shared corpora are turned off ({ENV}={value})"
-    return Path(value), f"the shared corpora are not in {value} ({ENV})"
+    path = Path(value) if Path(value).is_absolute() else ROOT / value
+    return path, f"the shared corpora are not in {path} ({ENV})"
 
 
 _FOUND, _ABSENT = _location()
