@@ -110,9 +110,9 @@ def test_extract_json_of_pages_not_done_and_unknown_outputs():
 
 
 def test_readme_example_runs_and_prints_what_it_says():
-    """The first ``python`` block of the README's "Results for code" section runs, and
-    each ``# ...`` line right after a ``print`` is a line it prints."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The first ``python`` block of the "Results for code" section (docs/output.md) runs,
+    and each ``# ...`` line right after a ``print`` is a line it prints."""
+    readme = (ROOT / "docs" / "output.md").read_text(encoding="utf-8")
     section = readme.split("## Results for code", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     if "records_frame" in code and not _has_pandas():
