@@ -210,7 +210,11 @@ def _convert(args) -> int:
             config = dataclasses.replace(config, segment=dataclasses.replace(config.segment, split_sentences=False))
         if getattr(args, "preset", None):
             config = with_preset(config, args.preset)
-        config = _with_boilerplate(config, getattr(args, "boilerplate", None), getattr(args, "keep_threshold", None))
+        threshold = getattr(args, "keep_threshold", None)
+        config = _with_boilerplate(config, getattr(args, "boilerplate", None), threshold)
+        if threshold is not None and config.boilerplate.method != "crf":
+            raise InputError("--keep-threshold goes with the gate: add --boilerplate crf or --preset main "
+                             "(or [boilerplate] method = \"crf\" in --config)")
         _check_models(config, target)
         paths = list(args.paths) + (read_input_list(args.input_list) if args.input_list else [])
         check_inputs(paths)
@@ -224,6 +228,8 @@ def _convert(args) -> int:
             raise InputError(f"unknown --jsonl-fields {', '.join(unknown)} (known: {', '.join(JSONL_FIELDS)})")
         if getattr(args, "shard_size", 0) and target != "jsonl":
             raise InputError("--shard-size goes with --format jsonl")
+        if fields and target != "jsonl":
+            raise InputError("--jsonl-fields goes with --format jsonl (--format json has every part)")
         if args.page_timeout < 0 or args.max_memory < 0 or args.max_page_size <= 0:
             raise InputError("--page-timeout and --max-memory take 0 or more, --max-page-size more than 0")
         if getattr(args, "engine", "local") == "dask" and (target != "jsonl" or not args.output
@@ -237,6 +243,7 @@ def _convert(args) -> int:
     except (ConfigError, InputError, CrfUnavailable) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
+    _warn_unused(args, target)
     max_bytes = int(args.max_page_size * 2**20)
     job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields, report_dir)
     stats = InputStats()
@@ -270,6 +277,21 @@ def _convert(args) -> int:
     if report_dir is not None:
         _write_index(report_dir, sink.log_path if isinstance(sink, FolderSink) else None, args.quiet)
     return 1 if summary.interrupted else 0
+
+
+def _warn_unused(args, target: str) -> None:
+    """One line on standard error for each option given that this run does not use."""
+    to_stdout = args.output in (None, "-")
+    folder = not to_stdout and target != "jsonl" and getattr(args, "engine", "local") == "local"
+    unused = []
+    if args.log_level != "page" and not folder:
+        unused.append("--log-level events: the log is written only beside an output folder -o")
+    if args.overwrite and to_stdout:
+        unused.append("--overwrite: nothing is resumed when the output goes to standard output")
+    if getattr(args, "scheduler", None) and args.jobs != 1:
+        unused.append("--jobs: the cluster at --scheduler has its own workers")
+    for line in unused:
+        print(f"kitten: warning: {line} (ignored)", file=sys.stderr)
 
 
 def _report_dir(args, target: str) -> Path | None:

@@ -252,12 +252,12 @@ class BoilerplateConfig:
     #: ``br-paragraphs`` (a block cut after each ``<br><br>``); ``[]``: the structure
     #: step's blocks as they are. The shipped model uses ``br-paragraphs`` only (held-out
     #: mean F1 over every page CLEANEVAL 0.907 -> 0.924, Dragnet 0.933 -> 0.932; the
-    #: other two lowered it, see the README). Extraction applies the rules the model was
+    #: other two lowered it, see docs/gate.md). Extraction applies the rules the model was
     #: trained with (its JSON file), whatever this setting says.
     units: tuple[str, ...] = ("br-paragraphs",)
     #: A block is kept when its probability of being content (the CRF's marginals) is at
     #: least this: lower keeps more of the main text and more noise (the curve on the
-    #: held-out sites is in the README; the default was chosen there).
+    #: held-out sites is in docs/gate.md; the default was chosen there).
     keep_threshold: float = 0.5
     #: Keep every data table whole (the tables step's data/layout classifier decides):
     #: its short cells look like navigation to the CRF, which dropped most Wikipedia
@@ -393,3 +393,63 @@ def _build(section_cls, values: dict[str, Any], section: str):
         raise
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"[{section}] {exc}") from exc
+
+
+def _toml_value(value: Any) -> str:
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return repr(value)
+
+
+def _field_docs(section_cls) -> dict[str, str]:
+    """The ``#:`` comments written above each field of a section's class, by field name
+    (a comment above several fields without their own belongs to each of them)."""
+    import inspect
+    import re
+
+    docs: dict[str, str] = {}
+    pending: list[str] = []
+    last = ""
+    for line in inspect.getsource(section_cls).splitlines()[1:]:
+        stripped = line.strip()
+        if stripped.startswith("#:"):
+            pending.append(stripped[2:].strip())
+            continue
+        match = re.match(r"(\w+)\s*:", stripped)
+        if match and match.group(1) in {f.name for f in dataclasses.fields(section_cls)}:
+            last = " ".join(pending) if pending else (last if not stripped.startswith("def ") else "")
+            docs[match.group(1)] = last
+        pending = []
+    return docs
+
+
+def reference() -> str:
+    """The configuration reference in Markdown: each section, each key with its default
+    and its documentation, read from the dataclasses above (``docs/configuration.md``
+    holds it; ``tests/test_docs.py`` checks that it is current and rewrites it with
+    ``KITTEN_UPDATE_DOCS=1``)."""
+    import textwrap
+
+    out = []
+    for section in dataclasses.fields(Config):
+        cls = section.default_factory  # type: ignore[misc]
+        doc = textwrap.dedent(cls.__doc__ or "").strip() if cls.__doc__ and "(" not in cls.__doc__[:len(cls.__name__) + 1] else ""
+        out.append(f"### [{section.name}]\n")
+        if doc:
+            out.append(" ".join(doc.split()) + "\n")
+        out.append("| key | default | what it does |\n|---|---|---|")
+        docs = _field_docs(cls)
+        defaults = cls()
+        for f in dataclasses.fields(cls):
+            text = docs.get(f.name, "").replace("|", "\\|")
+            value = _toml_value(getattr(defaults, f.name)).replace("|", "\\|")
+            out.append(f"| `{f.name}` | `{value}` | {text} |")
+        out.append("")
+    return "\n".join(out)
+

@@ -1,7 +1,10 @@
-"""Shared fixtures: strict XML parsing, DTD validation and text checks of Kitten's output.
+"""Shared fixtures: strict XML parsing, DTD validation and text checks of Kitten's output,
+and the shared corpora (``tests/_corpora.py``: where they are, ``KITTEN_CORPORA=off`` to
+run without them).
 
 The DTD part is skipped (the checks still parse strictly) when the W3C DTD is absent
-(Debian package ``w3c-sgml-lib``).
+(Debian package ``w3c-sgml-lib``). Tests marked ``corpus`` or asking for the ``corpora``
+fixture skip, with the reason, when the shared corpora are absent.
 """
 from __future__ import annotations
 
@@ -10,12 +13,37 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from _corpora import AVAILABLE, CORPORA, ENV, REASON
+
 DTD_PATH = Path("/usr/share/xml/w3c-sgml-lib/schema/dtd/REC-xhtml1-20020801/xhtml1-transitional.dtd")
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>'
 DOCTYPE = ('<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" '
            '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">')
 XHTML = "{http://www.w3.org/1999/xhtml}"
 _HIDDEN = frozenset(XHTML + t for t in ("script", "style"))
+
+
+def pytest_report_header(config) -> str:
+    return (f"shared corpora: {CORPORA}" if AVAILABLE
+            else f"shared corpora: absent, corpus tests skip ({REASON.removesuffix(': test skipped')}; {ENV})")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Tests marked ``corpus`` skip without the shared corpora."""
+    if AVAILABLE:
+        return
+    skip = pytest.mark.skip(reason=REASON)
+    for item in items:
+        if "corpus" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def corpora() -> Path:
+    """The shared corpora's folder; the test skips when they are absent."""
+    if not AVAILABLE:
+        pytest.skip(REASON)
+    return CORPORA
 
 
 @pytest.fixture(scope="session")

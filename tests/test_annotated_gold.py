@@ -14,7 +14,7 @@ from kitten.train.boilerplate import ANNOTATED, page_units
 
 ROOT = Path(__file__).resolve().parent.parent
 ANNOTATIONS = ROOT / "corpora" / "boilerplate" / "annotations"
-CORPORA = ROOT / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 sys.path.insert(0, str(ROOT / "corpora" / "boilerplate"))
 
 from annotate import parse_ranges  # noqa: E402
@@ -40,7 +40,7 @@ def test_annotations_parse_and_empty_golds_say_why():
         assert bool(numbers) == bool(gold.read_text(encoding="utf-8").strip()), path
 
 
-@pytest.mark.skipif(not (CORPORA / "modern" / "html").is_dir(), reason="shared corpora not unpacked")
+@pytest.mark.skipif(not (CORPORA / "modern" / "html").is_dir(), reason=ABSENT)
 def test_golds_are_pages_without_a_shared_gold_and_their_text_is_the_pages():
     config = Config()
     for gold in _golds()[::10]:  # every 10th page: the check reads the page through the structure step

@@ -20,7 +20,7 @@ from kitten.log import PageLog
 from kitten.page import Page
 from kitten.pipeline import run_page
 
-CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
+from _corpora import CORPORA, corpus_pages  # noqa: E402  (the shared corpora: tests/_corpora.py)
 
 NAV = ('<div id="nav" class="navigation"><ul><li><a href="/">Home</a></li><li><a href="/a">About us</a></li>'
        '<li><a href="/c">Contact</a></li></ul></div>')
@@ -858,7 +858,7 @@ def test_text_facts_in_c_are_those_of_python(monkeypatch) -> None:
     ascii_only = "aAzZ09 .,;:!?\"'()[]-_/@#~\x7f\t\n\r\x0b\x0c\x1c\x1f"  # the ASCII paths of the C code
     texts += ["".join(rnd.choice(ascii_only) for _ in range(rnd.randint(0, 40))) for _ in range(3000)]
     for corpus in ("dragnet", "modern"):
-        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+        for path in corpus_pages(corpus, 20):
             texts += [b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
                       .products["structure"].blocks]
     in_c = [features.text_facts(t) for t in texts]
@@ -890,7 +890,7 @@ def test_dates_and_times_in_c_are_those_of_the_expressions() -> None:
     texts += ["".join(rnd.choice(pieces) + rnd.choice(["", " ", ".", "/"]) for _ in range(rnd.randint(0, 8)))
               for _ in range(20000)]
     for corpus in ("dragnet", "cleaneval-final"):
-        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+        for path in corpus_pages(corpus, 20):
             texts += [b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
                       .products["structure"].blocks if b.text().isascii()]
     found = [0, 0]
@@ -970,7 +970,7 @@ def test_stop_words_in_c_are_those_of_python(monkeypatch) -> None:
               for _ in range(rnd.randint(0, 25))] for _ in range(400)]
     pages += [["", " ", "...", "« »"], ["the of and"] * 1200, ["der die und", "the of", "le la les"] * 300]
     for corpus in ("dragnet", "modern"):
-        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+        for path in corpus_pages(corpus, 20):
             pages.append([b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
                           .products["structure"].blocks])
     settings = features.FeatureSettings()
@@ -1023,7 +1023,7 @@ def test_shallow_family_and_word_hits_in_c_are_those_of_python(monkeypatch) -> N
     texts = ["", " ", "...", "a", "a b", "the_end of 2024", "中文。日本語", "x" * 200, "ǅemal ² ١٢٣"]
     texts += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 60))) for _ in range(3000)]
     for corpus in ("dragnet", "modern"):
-        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+        for path in corpus_pages(corpus, 20):
             texts += [b.text() for b in run_page(Page(path.read_bytes(), path.name), Config(), "json")
                       .products["structure"].blocks]
     sources = [object() for _ in texts]
@@ -1087,7 +1087,7 @@ def test_forward_backward_in_c_is_the_scans(monkeypatch) -> None:
     model = load_model(str(model_path()))
     scorer = model.get_scorer()
     pages = [PAGE, f"<html><body>{NAV}</body></html>"]
-    pages += [p.read_text(encoding="utf-8") for p in sorted((CORPORA / "dragnet" / "html").glob("*"))[:20]]
+    pages += [p.read_text(encoding="utf-8") for p in corpus_pages("dragnet", 20)]
     owns = [own_features(document(html).blocks, model.settings) for html in pages]
     in_c = [scorer.marginals(own) for own in owns]
     monkeypatch.setattr(crf, "_facts", None)
@@ -1117,7 +1117,7 @@ def test_contexts_in_c_are_those_of_python() -> None:
     docs = [document(html)
             for html in (PAGE, f"<html><body>{nested}{ARTICLE}{NAV}<!-- c -->{nested}{FOOT}</body></html>")]
     for corpus in ("dragnet", "modern"):
-        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+        for path in corpus_pages(corpus, 20):
             docs.append(run_page(Page(path.read_bytes(), path.name), Config(), "json").products["structure"])
     for doc in docs:
         body = doc.blocks[0].source.getroottree().getroot().find(features._NS + "body")
@@ -1143,7 +1143,7 @@ def test_split_family_in_c_is_that_of_python() -> None:
     breaks = "<div><p>one<br/>two<br/><br/>three</p><p>x</p></div><table><tr><td>a<br/>b</td><td>c</td></tr></table>"
     docs = [document(html) for html in (PAGE, f"<html><body>{breaks}{ARTICLE}{NAV}{breaks}{FOOT}</body></html>")]
     for corpus in ("dragnet", "modern"):
-        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+        for path in corpus_pages(corpus, 20):
             docs.append(run_page(Page(path.read_bytes(), path.name), Config(), "json").products["structure"])
     settings = features.FeatureSettings()
     names = features._feature_names(settings.ratio_thresholds, settings.count_thresholds,
@@ -1180,7 +1180,7 @@ def test_link_letters_in_c_are_those_of_python() -> None:
              '<ul><li><a href="/y">日本語 リンク</a> text</li></ul></div>')
     docs = [document(html) for html in (PAGE, f"<html><body>{links}{ARTICLE}{NAV}{links}{FOOT}</body></html>")]
     for corpus in ("dragnet", "modern"):
-        for path in sorted((CORPORA / corpus / "html").glob("*"))[:20]:
+        for path in corpus_pages(corpus, 20):
             docs.append(run_page(Page(path.read_bytes(), path.name), Config(), "json").products["structure"])
     for i, doc in enumerate(docs):
         body = doc.blocks[0].source.getroottree().getroot().find(features._NS + "body")
@@ -1212,7 +1212,7 @@ def test_gate_reads_the_json_ld_scripts_the_structure_step_found() -> None:
             f'<script type="application/ld+json">not json</script></div></body></html>')
     docs = [document(page)]
     docs += [run_page(Page(p.read_bytes(), p.name), Config(), "json").products["structure"]
-             for p in sorted((CORPORA / "modern" / "html").glob("*"))[:40]]
+             for p in corpus_pages("modern", 40)]
     settings = load_model(str(model_path())).settings
     found = 0
     for doc in docs:

@@ -361,3 +361,44 @@ def test_outputs_are_readable_like_ordinary_files(tmp_path: Path) -> None:
     mask = os.umask(0)
     os.umask(mask)
     assert (tmp_path / "a.txt").stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["extract", "PAGE", "--keep-threshold", "0.3"], "--keep-threshold goes with the gate"),
+    (["report", "PAGE", "-o", "OUT", "--keep-threshold", "0.3"], "--keep-threshold goes with the gate"),
+    (["extract", "PAGE", "--boilerplate", "none", "--keep-threshold", "0.3"], "--keep-threshold goes with the gate"),
+    (["extract", "PAGE", "-o", "OUT", "--jsonl-fields", "tables"], "--jsonl-fields goes with --format jsonl"),
+    (["extract", "PAGE", "-o", "OUT", "--shard-size", "10"], "--shard-size goes with --format jsonl"),
+    (["extract", "PAGE", "--scheduler", "tcp://h:8786"], "--scheduler goes with --engine dask"),
+])
+def test_an_option_that_would_do_nothing_is_a_usage_error(argv, message, tmp_path: Path, capsys) -> None:
+    """Never silence: an option this run would not use stops it with exit code 2 and one line."""
+    page = tmp_path / "p.html"
+    page.write_text("<p>Some text here.</p>", encoding="utf-8")
+    argv = [str(page) if a == "PAGE" else str(tmp_path / "out") if a == "OUT" else a for a in argv]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["extract", "PAGE", "--format", "jsonl", "-o", "OUT.jsonl", "--log-level", "events"], "--log-level events"),
+    (["extract", "PAGE", "--log-level", "events"], "--log-level events"),
+    (["extract", "PAGE", "--overwrite"], "--overwrite"),
+])
+def test_an_option_this_run_ignores_gets_a_warning(argv, message, tmp_path: Path, capsys) -> None:
+    page = tmp_path / "p.html"
+    page.write_text("<p>Some text here.</p>", encoding="utf-8")
+    argv = [str(page) if a == "PAGE" else str(tmp_path / "out.jsonl") if a == "OUT.jsonl" else a for a in argv]
+    code, _, err = run(argv + ["-q"], capsys)
+    assert code == 0
+    warnings = [line for line in err.splitlines() if line.startswith("kitten: warning:")]
+    assert len(warnings) == 1 and message in warnings[0] and "(ignored)" in warnings[0], err
+
+
+def test_the_gates_threshold_with_the_gate_is_no_error(tmp_path: Path, capsys) -> None:
+    pytest.importorskip("pycrfsuite")
+    page = tmp_path / "p.html"
+    page.write_text("<p>Some text here, a sentence of the article.</p>", encoding="utf-8")
+    code, out, err = run(["extract", str(page), "--boilerplate", "crf", "--keep-threshold", "0.3", "-q"], capsys)
+    assert code == 0 and "warning" not in err and "Some text here" in out

@@ -17,7 +17,7 @@ import pytest
 from kitten import quality
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 SAMPLE_EVERY = 25
 DTD_VALID_TARGET = 0.98
 
@@ -164,7 +164,7 @@ def load_corpus_check():
 
 needs_corpora = pytest.mark.skipif(
     not CORPORA.is_dir() or not any(CORPORA.iterdir()),
-    reason=f"shared corpora not unpacked in {CORPORA}",
+    reason=ABSENT,
 )
 
 

@@ -18,7 +18,9 @@ distributed = pytest.importorskip("distributed")
 
 pytestmark = pytest.mark.cluster
 
-CORPUS = Path(__file__).resolve().parent.parent / ".cache" / "corpora" / "cleaneval-final" / "html"
+from _corpora import CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
+
+CORPUS = CORPORA / "cleaneval-final" / "html"
 
 
 def _pages(n: int) -> list[bytes]:

@@ -16,7 +16,9 @@ pytest.importorskip("warcio")
 pytest.importorskip("cchardet")
 pytest.importorskip("magic")
 
-CORPUS = Path(__file__).resolve().parent.parent / ".cache" / "corpora" / "cleaneval-final" / "html"
+from _corpora import CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
+
+CORPUS = CORPORA / "cleaneval-final" / "html"
 
 
 def _utf8_pages(n: int) -> list[bytes]:

@@ -21,7 +21,7 @@ from kitten.page import Page
 from kitten.pipeline import run_page
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 
 # page -> (gold in the CLEANEVAL format, output or None for no output file), one per case
 CASES = {
@@ -250,7 +250,7 @@ def test_cleaneval_output_scores_as_text_output(tmp_path, capsys):
 @pytest.mark.corpus
 def test_real_cleaneval_pages_same_f1_in_both_formats(tmp_path):
     if not (CORPORA / "cleaneval-final" / "html").is_dir():
-        pytest.skip("corpora not unpacked in .cache/corpora")
+        pytest.skip(ABSENT)
     heldout = (ROOT / "corpora" / "boilerplate" / "heldout.txt").read_text(encoding="utf-8").split()
     listed = tmp_path / "pages.txt"
     listed.write_text("\n".join(heldout[:8]), encoding="utf-8")

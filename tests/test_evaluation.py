@@ -43,7 +43,7 @@ from kitten.evaluation.segmentation import (
     summarize_segmentation,
 )
 
-CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 
 
 def kinds_texts(gold: Gold) -> list[tuple[str | None, str]]:
@@ -303,7 +303,7 @@ def test_suffix_automaton_equals_dynamic_programme():
 @pytest.mark.slow
 def test_matching_blocks_equals_difflib_on_real_pages():
     if not (CORPORA / "dragnet" / "html").is_dir():
-        pytest.skip("corpora not unpacked in .cache/corpora")
+        pytest.skip(ABSENT)
     import kitten
 
     checked = 0

@@ -19,7 +19,7 @@ from kitten.normalizer import xhtml
 from kitten.normalizer.encoding import decode
 from kitten.normalizer.fastwrite import PROBE_PAGE, fast_writer
 
-CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
+from _corpora import AVAILABLE, CORPORA, fixture_pages  # noqa: E402  (the shared corpora: tests/_corpora.py)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -168,9 +168,9 @@ def test_finish_agrees_with_the_python_writer() -> None:
         assert writer.finish(s, written) is None
 
 
-@pytest.mark.skipif(not CORPORA.is_dir(), reason="shared corpora not unpacked")
 def test_same_output_on_corpus_pages(both_writers) -> None:
-    paths = []
+    """Both writers on 60 pages of the shared corpora (without them: the repository's pages)."""
+    paths = [] if AVAILABLE else fixture_pages()
     for pattern in ("cleaneval-final/html/*", "dragnet/html/*", "readability/html/*",
                     "cleanportaleval/html/*", "wikipedia-tables/pages/*/*.html", "modern/html/*"):
         paths += sorted(CORPORA.glob(pattern))[::23][:10]

@@ -27,9 +27,12 @@ from lxml import etree
 
 import kitten
 
+from _budget import cases  # noqa: E402
+
 # No shrinking: shrinking a failure of these documents takes minutes; the failing page
-# itself is printed (``note``) instead, and one failure stops the test.
-SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, database=None,
+# itself is printed (``note``) instead, and one failure stops the test. 100 documents a
+# test by default (KITTEN_TEST_SCALE=3: the 300 of a longer run).
+SETTINGS = settings(max_examples=cases(100), deadline=None, derandomize=True, database=None,
                     phases=(Phase.explicit, Phase.reuse, Phase.generate), report_multiple_bugs=False,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 WORD = re.compile(r"\w+")
@@ -245,7 +248,7 @@ def _without_junk(doc: Doc) -> Doc:
     return clean
 
 
-@settings(SETTINGS, max_examples=150)  # DTD validation on top of the checks above: half the budget
+@settings(SETTINGS, max_examples=cases(50))  # DTD validation on top of the checks above: half the budget
 @given(document)
 def test_fuzz_output_is_dtd_valid(check_xhtml, generated) -> None:
     doc = build(generated)

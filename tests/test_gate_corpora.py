@@ -20,13 +20,13 @@ from kitten.io.records import Record
 from kitten.io.sinks import MemorySink
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 NAMES = ("cleaneval-dev", "cleaneval-final", "dragnet", "cleanportaleval", "readability", "modern")
 
 pytestmark = [
     pytest.mark.corpus, pytest.mark.slow,
     pytest.mark.skipif(not all((CORPORA / n / "html").is_dir() for n in NAMES),
-                       reason=f"shared corpora not unpacked in {CORPORA}"),
+                       reason=ABSENT),
 ]
 
 

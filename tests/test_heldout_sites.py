@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 SPLIT = ROOT / "corpora" / "boilerplate"
 
 
@@ -98,7 +98,7 @@ def test_pick_sites_holds_whole_sites_and_keeps_earlier_decisions() -> None:
 @pytest.mark.corpus
 def test_no_site_on_both_sides() -> None:
     if not all((CORPORA / c / "html").is_dir() for c in (*mh.TRAIN_ONLY, *mh.SHARES)):
-        pytest.skip(f"shared corpora not unpacked in {CORPORA}")
+        pytest.skip(ABSENT)
     rows = [line.split("\t") for line in (SPLIT / "sites.tsv").read_text(encoding="utf-8").splitlines()[1:]]
     heldout = set((SPLIT / "heldout.txt").read_text(encoding="utf-8").split())
     # sites.tsv is what the site functions give on the corpora today

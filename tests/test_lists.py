@@ -22,7 +22,7 @@ from kitten.structure import build_document, parse_xhtml
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "lists"
-CORPORA = ROOT / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA, corpus_pages  # noqa: E402  (the shared corpora: tests/_corpora.py)
 
 
 def lines(html: str | bytes, **lists) -> list[str]:
@@ -151,7 +151,7 @@ def test_the_c_link_letters_are_the_walks() -> None:
               "<li><a name='n'>anchor <a href='y'>link 2</a> é</a> x² ½ ٣ 中文 _u_ 12</li>"
               "<li>x<ul><li><a>in</a></li></ul><script>s</script><a onclick='f()'>on</a>y</li>"
               "<li><a id='i'><b>only an anchor</b></a><noscript><a href='z'>ns</a></noscript></li></ul>")]
-    pages += [p.read_text(encoding="utf-8") for p in sorted((CORPORA / "dragnet" / "html").glob("*"))[:20]]
+    pages += [p.read_text(encoding="utf-8") for p in corpus_pages("dragnet", 20)]
     n = 0
     for html in pages:
         root = parse_xhtml(kitten.normalize(html).xhtml)
@@ -388,7 +388,7 @@ def _build_module():
 @pytest.mark.corpus
 def test_rules_agree_with_the_annotated_lists() -> None:
     if not CORPORA.is_dir():
-        pytest.skip("shared corpora not unpacked in .cache/corpora")
+        pytest.skip(ABSENT)
     build = _build_module()
     result = build.check(CORPORA)
     assert not result.stale, result.stale[:5]

@@ -19,7 +19,7 @@ from kitten.tables.records import SECTION_KEY, THEMA_KEY, column_keys, records_f
 from test_tables import _typed
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 
 H, D, T, N = "header", "data", "thema", "neutral"
 
@@ -110,9 +110,9 @@ def test_extract_json_of_pages_not_done_and_unknown_outputs():
 
 
 def test_readme_example_runs_and_prints_what_it_says():
-    """The first ``python`` block of the README's "Results for code" section runs, and
-    each ``# ...`` line right after a ``print`` is a line it prints."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The first ``python`` block of the "Results for code" section (docs/output.md) runs,
+    and each ``# ...`` line right after a ``print`` is a line it prints."""
+    readme = (ROOT / "docs" / "output.md").read_text(encoding="utf-8")
     section = readme.split("## Results for code", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     if "records_frame" in code and not _has_pandas():
@@ -126,7 +126,7 @@ def test_readme_example_runs_and_prints_what_it_says():
     assert expected and all(e in printed for e in expected), (expected, printed)
 
 
-@pytest.mark.skipif(not (CORPORA / "wikipedia-tables" / "pages").is_dir(), reason="shared corpora not unpacked")
+@pytest.mark.skipif(not (CORPORA / "wikipedia-tables" / "pages").is_dir(), reason=ABSENT)
 def test_records_of_a_wikipedia_table_equal_its_csv():
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:

@@ -19,7 +19,7 @@ from kitten.pipeline import run_page
 from kitten.report import build_report, write_index
 from kitten.report.index import read_summary, sort_key
 
-CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -103,7 +103,7 @@ def test_decisions_drawn() -> None:
 @pytest.mark.corpus
 def test_data_table_cells_typed() -> None:
     if not TABLES_PAGE.is_file():
-        pytest.skip("shared corpora not unpacked in .cache/corpora")
+        pytest.skip(ABSENT)
     text, info = report_of(TABLES_PAGE.read_bytes(), name="0.html")
     doc = lxml_html.fromstring(text)
     tables = doc.xpath('//table[contains(@class, "kt-data")]')
@@ -217,7 +217,7 @@ def browser():
 def reports(tmp_path_factory) -> Path:
     for page in (TABLES_PAGE, LISTS_PAGE, GATED_PAGE):
         if not page.is_file():
-            pytest.skip(f"shared corpora not unpacked in .cache/corpora ({page.name} missing)")
+            pytest.skip(f"{ABSENT} ({page.name} missing)")
     out = tmp_path_factory.mktemp("reports")
     assert main(["report", str(TABLES_PAGE), str(LISTS_PAGE), "-o", str(out / "plain"), "-q"]) == 0
     pytest.importorskip("pycrfsuite", reason="the gated page needs the crf extra")

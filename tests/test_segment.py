@@ -283,10 +283,12 @@ def test_locators_are_lxml_element_paths() -> None:
              '<div><p>a</p><!-- c --><p>b</p><ul><li>x</li></ul></div><div><p>c</p><span/></div>'
              '<table><tr><td>1</td><td>2</td></tr></table></body></html>')
     assert check(parse_xhtml(xhtml)) == 16
-    corpora = Path(__file__).resolve().parents[1] / ".cache" / "corpora"
+    from _corpora import ABSENT
+    from _corpora import CORPORA as corpora
+
     pages = sorted((corpora / "cleaneval-final").rglob("*.html"))[:20] if corpora.is_dir() else []
     if not pages:
-        pytest.skip("shared corpora not unpacked in .cache/corpora")
+        pytest.skip(ABSENT)
     from kitten.log import PageLog
     from kitten.normalizer import to_xhtml
     from kitten.normalizer.encoding import decode

@@ -12,17 +12,23 @@ from kitten import structure
 from kitten.config import StructureConfig
 from kitten.document import Document
 
-CORPORA = Path(__file__).resolve().parent.parent / ".cache" / "corpora"
+from _corpora import AVAILABLE, CORPORA, fixture_pages  # noqa: E402  (the shared corpora: tests/_corpora.py)
 _NS = "{http://www.w3.org/1999/xhtml}"
 
 
 def _bodies(per_corpus: int) -> list:
+    """The probe page and ``per_corpus`` pages of four shared corpora; without the corpora,
+    every page of the repository's fixtures."""
     pages = [structure.PROBE_PAGE]
-    for name in ("dragnet", "cleaneval-final", "modern", "wikipedia-tables"):
+    if not AVAILABLE:
+        pages += [p.read_bytes() for p in fixture_pages()]
+    for name in ("dragnet", "cleaneval-final", "modern", "wikipedia-tables") if AVAILABLE else ():
         pages += [p.read_bytes() for p in sorted((CORPORA / name).rglob("*.htm*"))[:per_corpus]]
     bodies = []
     for page in pages:
         xhtml = page if isinstance(page, str) else kitten.normalize(page).xhtml
+        if xhtml is None:
+            continue
         body = structure.parse_xhtml(xhtml).find(_NS + "body")
         if body is not None:
             bodies.append(body)

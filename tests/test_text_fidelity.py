@@ -16,7 +16,7 @@ from kitten.pipeline import run_page
 from kitten.structure import IGNORABLE, name_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = ROOT / ".cache" / "corpora"
+from _corpora import ABSENT, CORPORA  # noqa: E402  (the shared corpora: tests/_corpora.py)
 
 
 def lines(html: str, config: Config | None = None) -> list[str]:
@@ -201,7 +201,7 @@ def test_defect_counts_on_the_shared_corpora() -> None:
     expansion, no expansion repeated in a page, no full stop after 。"""
     names = ("cleaneval-dev", "cleaneval-final", "dragnet", "cleanportaleval", "readability", "modern")
     if not all((CORPORA / n / "html").is_dir() for n in names):
-        pytest.skip("shared corpora not unpacked in .cache/corpora")
+        pytest.skip(ABSENT)
     from kitten.batch import run
     from kitten.engine import Job
     from kitten.io.records import Record
