@@ -221,7 +221,7 @@ class ListsConfig:
 
 
 #: the boilerplate CRF's feature families (``kitten.boilerplate.features`` computes them)
-FAMILIES = ("markup", "split", "content", "duplicate", "group", "document", "shallow", "page", "type")
+FAMILIES = ("markup", "split", "content", "duplicate", "group", "document", "shallow", "page")
 #: the rules that split blocks into the CRF's units (``kitten.boilerplate.units`` applies them)
 UNIT_RULES = ("pre-lines", "img-alt", "br-paragraphs")
 

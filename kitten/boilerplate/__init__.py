@@ -122,15 +122,14 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
          page_type: str | None = None) -> tuple[Document, list[Labelled]]:
     """Label the blocks of ``doc`` and drop the ``other`` ones (``doc`` itself unchanged);
     with ``tables``, the data tables (``kitten.tables.data_tables``) are kept whole;
-    ``page_type``: the page's kind (``kitten.page_type``), read by the model's ``type``
-    features and the rules of repeated items."""
+    ``page_type``: the page's kind (``kitten.page_type``), read by the rules of repeated
+    items, comments and repeats."""
     if config.method == "none" or not doc.blocks:
         return doc, []
     model = load_model(str(model_path(config.model, classifiers)))
     units, owner = crf_units(doc.blocks, model.settings.units)
     texts = [u.text() for u in units]
-    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules, doc.json_ld, texts,
-                                                page_type)
+    own, words, region = own_features_and_words(units, model.settings, doc.lang, rules, doc.json_ld, texts)
     marginals = model.marginals_own(own)
     names = model.labels
     other = names.index("other")

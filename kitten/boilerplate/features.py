@@ -72,14 +72,6 @@ Feature families, each switched on or off by name in ``FeatureSettings.families`
     (blocks to the nearest block in it): the page's densest text region (:func:`_region`:
     the element whose children's prose weighs most, as Readability scores candidates),
     or ``region.none`` on a page without prose.
-``type`` (the kind of page: ``kitten/page_type.py``)
-    ``type.<kind>`` on every unit (article, forum, product, collection, listing,
-    documentation, service), and the same prefixed to the unit's ``kind.*``,
-    ``region.*``, ``link-density=*`` and ``container.kw.*`` features
-    (``type.forum|container.kw.comment``): what a container of replies or a list of
-    short linked items means depends on the page: boilerplate under an article, the main
-    content of a thread or a category page. Without a page type (no classifier, a model
-    trained before it) the family adds nothing.
 ``shallow`` (Boilerpipe, Kohlschütter et al. 2010)
     ``link-density`` (letters inside links / letters), ``text-density`` (words per
     80-character line), ``quotient.prev`` (words of the previous block / this one)
@@ -580,11 +572,10 @@ def _c_link_letters():
 
 
 def block_features(blocks: list[Block], settings: FeatureSettings = FeatureSettings(),
-                   lang: str = "en", rules: str = "", page_type: str | None = None) -> list[list[str]]:
+                   lang: str = "en", rules: str = "") -> list[list[str]]:
     """The feature strings of each block, neighbour templates included (``lang`` and
-    ``rules`` select the stop-word list, ``rules/<lang>/stopwords.txt``; ``page_type`` the
-    page's kind for the ``type`` family)."""
-    own = own_features_and_words(blocks, settings, lang, rules, page_type=page_type)[0]
+    ``rules`` select the stop-word list, ``rules/<lang>/stopwords.txt``)."""
+    own = own_features(blocks, settings, lang, rules)
     shared = [_shared(x) for x in own]
     return [_with_window(own, shared, i, settings.window) for i in range(len(own))]
 
@@ -626,16 +617,14 @@ def own_features(blocks: list[Block], settings: FeatureSettings = FeatureSetting
 
 
 def own_features_and_words(blocks: list[Block], settings: FeatureSettings = FeatureSettings(), lang: str = "en",
-                           rules: str = "", scripts: list | None = None, texts: list[str] | None = None,
-                           page_type: str | None = None,
+                           rules: str = "", scripts: list | None = None, texts: list[str] | None = None
                            ) -> tuple[list[list[str]], list[int], Callable[[], list[bool] | None]]:
     """:func:`own_features`, each block's :func:`word_count` (of its facts: the gate's
     rules read it too) and the blocks' :func:`prose_region` to call when the gate's
     fallback needs it (from the contexts and link letters read here when the families
     count link letters: the page's tree walked once). ``scripts``: the page's JSON-LD
     scripts when known (``Document.json_ld``), else the tree is searched for them;
-    ``texts``: the blocks' ``text()`` when the caller has them; ``page_type``: the page's
-    kind (``kitten.page_type``) for the ``type`` family."""
+    ``texts``: the blocks' ``text()`` when the caller has them."""
     if not blocks:
         return [], [], partial(prose_region, blocks)
     fam = frozenset(settings.families)
@@ -669,24 +658,8 @@ def own_features_and_words(blocks: list[Block], settings: FeatureSettings = Feat
         _landmarks(own, blocks, facts, contexts, root, names, C, scripts)
     if "shallow" in fam:
         _shallow(own, facts, names, R, C, Q)
-    if "type" in fam and page_type:
-        _page_type(own, page_type)
     region = partial(prose_region, blocks, contexts, facts) if links_read else partial(prose_region, blocks)
     return own, [f.words for f in facts], region
-
-
-#: the features the ``type`` family conjoins with the page's kind
-TYPE_CONJOINED = ("kind.", "region.", "link-density=", "container.kw.")
-
-
-def _page_type(own: list[list[str]], page_type: str) -> None:
-    """The ``type`` family: ``type.<kind>`` and ``type.<kind>|<feature>`` for each of the
-    unit's features that starts with one of :data:`TYPE_CONJOINED` (after the families
-    that make them)."""
-    mark = f"type.{page_type}"
-    prefix = mark + "|"
-    for out in own:
-        out += [mark, *[prefix + x for x in out if x.startswith(TYPE_CONJOINED)]]
 
 
 def block_facts(texts: list[str], sources: list, links: dict) -> list[_Facts]:
@@ -1163,12 +1136,12 @@ def _ld_body(root, scripts: list | None = None) -> frozenset[str] | None:
 
 
 # not repeated for the neighbours: the same for every block, or too many
-_PAGE_WIDE = ("container.", "doc.", "position", "type.")
+_PAGE_WIDE = ("container.", "doc.", "position")
 
 
 def _shared(own: list[str]) -> list[str]:
     """The features of a block its neighbours see."""
-    return [x for x in own if not x.startswith(_PAGE_WIDE) or (".kw." in x and not x.startswith("type."))]
+    return [x for x in own if not x.startswith(_PAGE_WIDE) or ".kw." in x]
 
 
 def _with_window(own: list[list[str]], shared: list[list[str]], i: int, window: tuple[int, ...]) -> list[str]:
