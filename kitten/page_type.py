@@ -19,10 +19,12 @@ The labels are web2025's (``.cache/corpora/web2025/gold/*.json``, ``page_type``)
 The features (:data:`FEATURES`) are facts a reader can check on the page, read from what
 the structure step already has: the page's JSON-LD (``Document.json_ld``) and Open Graph
 ``og:type``, microdata types (``kitten.itemtype-*`` classes), the blocks' kinds, lengths,
-prices, buy words, code, dates and post/reply words in their class names, repeated
-sibling shapes (cards, rows), letters inside links (``kitten.boilerplate.features``'
-count), and words of the URL's path and host. One pass over the blocks and the head; no
-site name is a feature. The model is a random forest trained by ``kitten train
+prices, buy words, code, dates and post/reply words in their and their parents' class
+names, repeated sibling shapes (cards, rows), links read off the blocks' own elements (a
+short item or heading that starts with a link or sits in one), and words of the URL's
+path and host. One pass over the blocks and the head, no walk of the whole tree (a
+``<code>`` count or the gate's link-letter count over the tree cost 0.4-0.5 ms a page
+each); no site name is a feature. The model is a random forest trained by ``kitten train
 page-type`` (``kitten/train/page_type.py``) and shipped as ``classifiers/page_type.json``
 (the portable tree format of ``kitten/tables/model.py``).
 """
@@ -30,11 +32,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import urlsplit
-
-from lxml import etree
 
 from kitten.document import Document
 from kitten.resources import classifiers_dir
@@ -77,9 +78,8 @@ LD_GROUPS: dict[str, frozenset[str]] = {
 #: the length under which a block is short: its text is read for the cues below
 SHORT = 120
 #: text cues counted in the page's short blocks (under 120 characters: items, labels,
-#: buttons, bylines), written in lower case with every digit as ``0``, each block after
-#: a space: each cue is the number of occurrences of its strings (``str.count``, in C;
-#: a pattern with alternatives scanned the same text in 10 ms a page)
+#: buttons, bylines), written in lower case with every digit as ``0``: prices and dates
+#: as substrings (``bytes.count``), the others as words (:func:`_cue_counts`)
 CUES: dict[str, tuple[str, ...]] = {
     # a price: a currency sign or code next to a digit
     "price": ("$0", "$ 0", "€0", "€ 0", "0€", "0 €", "£0", "£ 0", "¥0", "₹0", "₹ 0", "0 zł", "0 kr", "0 kč",
@@ -109,7 +109,13 @@ CUES: dict[str, tuple[str, ...]] = {
 CUE_NAMES = tuple(CUES)
 #: the cues' strings as UTF-8, for the page's text as UTF-8 (``bytes.translate`` folds
 #: the digits in C; ``str.translate`` took 3.5 ms a page)
-_CUE_BYTES = {name: tuple(t.encode("utf-8") for t in strings) for name, strings in CUES.items()}
+_SUBSTRING_CUES = {name: tuple(t.encode("utf-8") for t in CUES[name]) for name in ("price", "date")}
+#: the other cues as words: (single words, pairs of words)
+#: (words split at white space and ASCII punctuation, as UTF-8)
+_PUNCTUATION_AS_SPACE = bytes.maketrans(b"!\"#%&'()*+,-./:;<=>?@[\\]^_`{|}~", b" " * 31)
+_WORD_CUES = {name: (tuple({w[0] for w in words if len(w) == 1}), tuple({tuple(w[-2:]) for w in words if len(w) > 1}))
+              for name, words in ((name, [t.encode("utf-8").translate(_PUNCTUATION_AS_SPACE).split() for t in strings])
+                                  for name, strings in CUES.items() if name not in _SUBSTRING_CUES)}
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _ITEMTYPE = re.compile(r"kitten\.itemtype-([\w-]+)")
 _CLASS_WORD = re.compile(r"[a-z]+")
@@ -184,16 +190,7 @@ _INDEX = {name: i for i, name in enumerate(FEATURES)}
 
 # --------------------------------------------------------------------------- features
 
-#: ``<code>`` elements of the page's body (one XPath evaluation, in libxml2)
-_CODE_COUNT = etree.XPath("count(.//x:code)", namespaces={"x": _NS[1:-1]})
 _A = _NS + "a"
-
-
-def _in_link(el) -> bool:
-    """The element is inside a link (its parent or grandparent is an ``a``: a card's
-    heading wrapped in its link)."""
-    parent = el.getparent() if el is not None else None
-    return parent is not None and (parent.tag == _A or (parent.getparent() is not None and parent.getparent().tag == _A))
 
 
 def _ld_types(doc: Document, root) -> list[str]:
@@ -257,39 +254,50 @@ def url_features(url: str, x: list[float]) -> None:
 
 
 def _cue_counts(texts: list[str]) -> dict[str, int]:
-    """How many times the strings of each text cue (:data:`CUES`) occur in ``texts``."""
-    text = (" " + "\n ".join(texts)).lower().encode("utf-8", "replace").translate(_DIGITS_AS_ZERO)
-    return {name: sum(map(text.count, strings)) for name, strings in _CUE_BYTES.items()}
+    """How many times the cues of each group (:data:`CUES`) occur in ``texts``: the
+    price and date cues (:data:`_SUBSTRING_CUES`) as substrings (``bytes.count`` on the
+    text as UTF-8 with digits as 0), the word cues as words (split at white space and
+    ASCII punctuation; one count of
+    words and of pairs of neighbouring words: a cue of several words is counted by its
+    last two). About 110 ``bytes.count`` scans of the text took 0.5-1 ms a page."""
+    text = (" " + "\n ".join(texts)).lower()
+    folded = text.encode("utf-8", "replace").translate(_DIGITS_AS_ZERO)
+    out = {name: sum(map(folded.count, strings)) for name, strings in _SUBSTRING_CUES.items()}
+    words = folded.translate(_PUNCTUATION_AS_SPACE).split()
+    one = Counter(words)
+    two = Counter(zip(words, words[1:]))
+    for name, (singles, pairs) in _WORD_CUES.items():
+        out[name] = sum(map(one.__getitem__, singles)) + sum(map(two.__getitem__, pairs))
+    return out
 
 
 #: the bits of an element's class words (:func:`_class_mask`)
 _FORUM_BIT, _PRODUCT_BIT, _CODE_BIT = 1, 2, 4
 
 
-def _class_mask(el, cache: dict) -> int:
-    """The class-word families of an element (forum, product, code bits), counted once
-    per element (``cache``: element -> bits; the element is the key, so it stays alive
-    and no other one takes its id). Microdata item types are counted on the way
-    (``cache[None]``)."""
-    mask = cache.get(el)
-    if mask is None:
-        mask = 0
-        cls = el.get("class")
-        if cls:
-            words = set(_CLASS_WORD.findall(cls.lower()))
-            if words & FORUM_CLASSES:
-                mask |= _FORUM_BIT
-            if words & PRODUCT_CLASSES:
-                mask |= _PRODUCT_BIT
-            if words & CODE_CLASSES:
-                mask |= _CODE_BIT
-            if "kitten.itemtype-" in cls:
-                micro = cache[None]
-                for t in _ITEMTYPE.findall(cls):
-                    for g in MICRODATA_GROUPS:
-                        micro[g] += t in LD_GROUPS[g]
-        cache[el] = mask
+def _class_mask(cls: str | None, cache: dict, micro: dict) -> int:
+    """The class-word families of a class attribute (forum, product, code bits), read once
+    per distinct attribute value (``cache``: value -> bits). Microdata item types are
+    counted on the way (``micro``: group -> count, once per distinct value)."""
+    mask = 0
+    if cls:
+        words = set(_CLASS_WORD.findall(cls.lower()))
+        if words & FORUM_CLASSES:
+            mask |= _FORUM_BIT
+        if words & PRODUCT_CLASSES:
+            mask |= _PRODUCT_BIT
+        if words & CODE_CLASSES:
+            mask |= _CODE_BIT
+        if "kitten.itemtype-" in cls:
+            for t in _ITEMTYPE.findall(cls):
+                for g in MICRODATA_GROUPS:
+                    micro[g] += t in LD_GROUPS[g]
+    cache[cls] = mask
     return mask
+
+
+def _block_text(b) -> str:
+    return b.text()
 
 
 def features(doc: Document, url: str | None = None) -> list[float]:
@@ -313,38 +321,76 @@ def features(doc: Document, url: str | None = None) -> list[float]:
         x[_INDEX[f"title_{g}"]] = float(bool(title & vocab))
 
     blocks = doc.blocks
-    body = root.find(_NS + "body") if root is not None else None
-    from kitten.boilerplate.features import _link_letters  # noqa: PLC0415 - the gate's count, in C
-    links = _link_letters(blocks, body) if blocks else {}
+    texts = list(map(_block_text, blocks))
 
     total = paragraph = long_paragraph = in_list = in_table = short = pre = 0
-    headings = pre_blocks = forum_cls = product_cls = code_cls = 0
+    headings = pre_blocks = forum_cls = product_cls = code_cls = code = 0
     link_letters = linked = linked_headings = 0
     run = longest_run = 0
     first_long = -1
     position = 0
-    shapes: dict[tuple, list[int]] = {}  # (grandparent, parent tag, parent class, tag) -> [blocks, letters, linked]
+    shapes: dict[tuple, list[int]] = {}  # (parent class, tag, class) -> [blocks, letters, linked]
     groups: dict = {}  # list or table element -> [blocks, letters]
-    masks: dict = {None: dict.fromkeys(MICRODATA_GROUPS, 0)}
+    micro = dict.fromkeys(MICRODATA_GROUPS, 0)
+    masks: dict = {None: 0}  # class attribute -> bits
     masks_get = masks.get
+    parent_classes: dict = {}  # parent element -> its class attribute (blocks share parents)
     short_texts: list[str] = []
     table_tag = _NS + "table"
     heading_kinds = ("paragraph", "heading", "quote")
+    a_tag, code_tag = _A, _NS + "code"
 
-    for b in blocks:
-        text = b.text()
+    for b, text in zip(blocks, texts):
         n = len(text)
+        src = b.source
+        kind = b.kind
+        group = b.group
+        ll = 0
         if n < SHORT:
             text = text.strip()
             n = len(text)
             if not n:
                 continue
             short_texts.append(text)
+            # a short block that starts with a link (a list's item, a card's title): the
+            # link's own text counts as its link letters
+            if src is not None and (group is not None or kind == "heading") and len(src) \
+                    and not (src.text or "").strip():
+                first = src[0]
+                if first.tag == a_tag:
+                    ll = len((first.text or "").strip()) or n
         total += n
-        kind = b.kind
-        src = b.source
-        group = b.group
-        ll = links.get(src, 0) if links else 0
+        if src is not None:
+            parent = src.getparent()
+            cls = src.get("class")
+            if parent is None:
+                pcls = None
+            else:
+                pcls = parent_classes.get(parent, False)
+                if pcls is False:
+                    pcls = parent_classes[parent] = parent.get("class")
+            if ll == 0 and n < SHORT and parent is not None and parent.tag == a_tag:
+                ll = n  # a card's title wrapped in its link
+            mask = masks_get(cls)
+            if mask is None:
+                mask = _class_mask(cls, masks, micro)
+            m = masks_get(pcls)
+            mask |= _class_mask(pcls, masks, micro) if m is None else m
+            if mask:
+                forum_cls += mask & _FORUM_BIT and 1
+                product_cls += mask & _PRODUCT_BIT and 1
+                code_cls += mask & _CODE_BIT and 1
+            key = (pcls, b.tag, cls)
+            shape = shapes.get(key)
+            if shape is None:
+                shapes[key] = [1, n, 1 if ll else 0]
+            else:
+                shape[0] += 1
+                shape[1] += n
+                if ll:
+                    shape[2] += 1
+            if n >= SHORT and kind == "paragraph" and src.find(code_tag) is not None:
+                code += 1
         if ll > n:
             ll = n
         link_letters += ll
@@ -358,11 +404,12 @@ def features(doc: Document, url: str | None = None) -> list[float]:
                     first_long = position
         elif kind == "heading":
             headings += 1
-            if 2 * ll >= n or _in_link(src):
+            if 2 * ll >= n:
                 linked_headings += 1
         elif kind == "preformatted":
             pre_blocks += 1
             pre += n
+            code += 1
         position += 1
         if n < 40:
             short += n
@@ -386,34 +433,6 @@ def features(doc: Document, url: str | None = None) -> list[float]:
             else:
                 g[0] += 1
                 g[1] += n
-        if src is None:
-            continue
-        # the element, its parent and grandparent: class words, and the shape of the
-        # repeated sibling (a card, a row, a post) the block is in
-        mask = masks_get(src)
-        if mask is None:
-            mask = _class_mask(src, masks)
-        parent = src.getparent()
-        if parent is not None:
-            m = masks_get(parent)
-            mask |= _class_mask(parent, masks) if m is None else m
-            grand = parent.getparent()
-            if grand is not None:
-                m = masks_get(grand)
-                mask |= _class_mask(grand, masks) if m is None else m
-                key = (grand, parent.tag, parent.get("class"), src.tag)
-                shape = shapes.get(key)
-                if shape is None:
-                    shapes[key] = [1, n, 1 if ll else 0]
-                else:
-                    shape[0] += 1
-                    shape[1] += n
-                    if ll:
-                        shape[2] += 1
-        if mask:
-            forum_cls += mask & _FORUM_BIT and 1
-            product_cls += mask & _PRODUCT_BIT and 1
-            code_cls += mask & _CODE_BIT and 1
 
     cues = _cue_counts(short_texts)
     count = position
@@ -453,10 +472,10 @@ def features(doc: Document, url: str | None = None) -> list[float]:
     x[_INDEX["linked_heading_share"]] = linked_headings / headings if headings else 0.0
     x[_INDEX["cta_cues"]] = float(cues["cta"])
     x[_INDEX["docs_cues"]] = float(cues["docs"])
-    x[_INDEX["code_elements"]] = math.log1p(_CODE_COUNT(body)) if body is not None else 0.0
+    x[_INDEX["code_elements"]] = math.log1p(code)
     x[_INDEX["longest_prose_run_share"]] = share(longest_run)
     x[_INDEX["first_long_paragraph"]] = first_long / position if first_long >= 0 else 1.0
-    for g, c in masks[None].items():
+    for g, c in micro.items():
         x[_INDEX[f"microdata_{g}"]] = float(c)
     return x
 
