@@ -56,6 +56,7 @@ from typing import NamedTuple, Sequence
 
 from kitten.boilerplate.crf import load_model, model_path
 from kitten.boilerplate.drop_rules import (
+    SHOP_PAGES,
     byline_cues,
     teaser_cues,
     without,
@@ -157,7 +158,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         labels = without_comments(labels, prose, [COMMENTS in f for f in own])
     labels = without_teasers(units, labels, texts, cues)
     labels = without_link_lines(units, labels, texts, prose)
-    if page_type != "forum":
+    if page_type in SHOP_PAGES:
         labels = without_repeats(labels, texts)
     labels = without_datelines(units, labels, texts, byline_cues(rules))
     if not config.keep_title:
