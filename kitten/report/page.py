@@ -37,7 +37,7 @@ def report_data(result: PageResult) -> dict[str, Any]:
     if doc is None:
         return {}
     products, locate = result.products, doc.locate
-    data = {k: list(v) if not isinstance(v, (str, dict)) else v for k, v in document_dict(doc).items()}
+    data = {k: list(v) if not isinstance(v, (str, dict, type(None))) else v for k, v in document_dict(doc).items()}
     data["gate"] = gate_readings(products.get("gate") or [], locate)
     data["tables"] = readings(products.get("tables") or [])
     data["lists"] = readings(products.get("lists") or [])
