@@ -45,48 +45,39 @@ def _signature(el) -> tuple[str, str]:
 def repeated_items(units: list[Block]) -> list[Run]:
     """The runs of repeated items of a page, each with the units inside it, in the order of
     their first unit; a unit belongs to the run of its lowest repeated ancestor only."""
-    counts: dict[int, Counter] = {}  # id(parent) -> signatures of its element children
+    # keyed by the elements themselves, not id(): an lxml proxy that nothing holds is freed
+    # and its id reused; the dictionaries keep each element they read alive
+    counts: dict = {}  # parent -> the signatures of its element children
+    item_of: dict = {}  # element -> its lowest repeated ancestor-or-self (None: none)
 
     def repeated(el) -> bool:
         parent = el.getparent()
-        if parent is None:
+        if parent is None or parent.getparent() is None:  # the root and its children (head, body)
             return False
-        key = id(parent)
-        c = counts.get(key)
+        c = counts.get(parent)
         if c is None:
-            c = counts[key] = Counter(_signature(ch) for ch in parent if isinstance(ch.tag, str))
+            c = counts[parent] = Counter(_signature(ch) for ch in parent if isinstance(ch.tag, str))
         return c[_signature(el)] >= MIN_ITEMS
 
-    runs: dict[int, tuple[object, list[int], list[int], dict[int, int]]] = {}
-    item_cache: dict[int, object | None] = {}  # id(element) -> its lowest repeated ancestor-or-self
+    runs: dict = {}  # parent of the items -> (units, their items, item -> its number)
     for i, u in enumerate(units):
-        el = u.source
-        if el is None:
-            continue
-        seen = []
-        found = None
-        depth = 0
-        while el is not None and depth < MAX_DEPTH:
-            key = id(el)
-            if key in item_cache:
-                found = item_cache[key]
+        el, seen, found = u.source, [], None
+        for _ in range(MAX_DEPTH):
+            if el is None:
                 break
-            seen.append(key)
-            if el.getparent() is not None and el.getparent().getparent() is not None and repeated(el):
+            if el in item_of:
+                found = item_of[el]
+                break
+            seen.append(el)
+            if repeated(el):
                 found = el
                 break
             el = el.getparent()
-            depth += 1
-        for key in seen:
-            item_cache[key] = found
+        for e in seen:
+            item_of[e] = found
         if found is None:
             continue
-        parent = found.getparent()
-        entry = runs.get(id(parent))
-        if entry is None:
-            entry = runs[id(parent)] = (parent, [], [], {})
-        order = entry[3]
-        item = order.setdefault(id(found), len(order))
-        entry[1].append(i)
-        entry[2].append(item)
-    return [Run(parent, tuple(us), tuple(items), len(order)) for parent, us, items, order in runs.values()]
+        us, items, order = runs.setdefault(found.getparent(), ([], [], {}))
+        us.append(i)
+        items.append(order.setdefault(found, len(order)))
+    return [Run(parent, tuple(us), tuple(items), len(order)) for parent, (us, items, order) in runs.items()]
