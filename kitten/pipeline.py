@@ -147,7 +147,8 @@ def run_page(page: Page, config: Config, target: Target = "text", provenance: bo
                 doc, sentences = _text_steps(dataclasses.replace(ungated, gate=doc.gate), config, log,
                                              products, at)
         at[0] = "render"
-        text = render(target, doc, sentences, page.url or page.name)
+        text = render(target, doc, sentences, page.url or page.name,
+                      {"status": "done", "url": page.url, "encoding": decoded.encoding})
         products["render"] = text
         result.status, result.output = "done", text
         return result

@@ -40,8 +40,8 @@ def document_dict(doc: Document) -> dict:
     locate = doc.locate
     return {
         "lang": doc.lang,
-        "title": doc.title,
-        "metadata": doc.metadata.as_dict(),
+        "title": doc.title or None,
+        "metadata": {k: v or None for k, v in doc.metadata.as_dict().items()},  # null where absent, as JSON Lines
         "page_type": doc.page_type.as_dict() if doc.page_type is not None else None,
         "blocks": (block_dict(b, doc) for b in doc.blocks),
         "removals": ({"locator": r.locator, "reason": r.reason, "text": r.text} for r in doc.removals),
@@ -96,9 +96,11 @@ def sentence_dict(s: Sentence, doc: Document) -> dict:
     return d
 
 
-def render_json(doc: Document, sentences: list[Sentence]) -> str:
-    """The document's blocks and sentences, with their locators, as JSON."""
-    data = document_dict(doc)
+def render_json(doc: Document, sentences: list[Sentence], head: dict | None = None) -> str:
+    """The document's blocks and sentences, with their locators, as JSON; ``head`` (the
+    page's status, URL, encoding) first, and its text (as the text format) before the
+    sentences."""
+    data = {**(head or {}), **document_dict(doc), "text": render_text(sentences)}
     data["sentences"] = (sentence_dict(s, doc) for s in sentences)
     return dumps(data) + "\n"
 
@@ -140,11 +142,11 @@ def render_cleaneval(sentences: list[Sentence], url: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(target: str, doc: Document, sentences: list[Sentence], url: str) -> str:
+def render(target: str, doc: Document, sentences: list[Sentence], url: str, head: dict | None = None) -> str:
     """The output of the ``text``, ``json`` or ``cleaneval`` target (``url``: the page's
-    URL, or its file name, for the CLEANEVAL header)."""
+    URL, or its file name, for the CLEANEVAL header; ``head``: what the JSON starts with)."""
     if target == "json":
-        return render_json(doc, sentences)
+        return render_json(doc, sentences, head)
     if target == "cleaneval":
         return render_cleaneval(sentences, url)
     return render_text(sentences)

@@ -2,6 +2,7 @@
 and writing outputs atomically."""
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import os
 import stat
@@ -31,11 +32,13 @@ class TooLarge(InputError):
 @dataclass(frozen=True, slots=True)
 class Found:
     """A file found on the command line or in a folder walk. ``skip`` is set (with the
-    reason) for entries that are accounted for but not read."""
+    reason) for entries that are accounted for but not read; ``key`` names the file
+    itself (device and inode: the same file found twice has the same key)."""
 
     path: Path
     rel: Path  # relative to the folder given (mirrored in the output folder)
     skip: str = ""
+    key: tuple[int, int] | None = None
 
 
 def is_page_name(name: str) -> bool:
@@ -50,64 +53,137 @@ def is_warc_name(name: str) -> bool:
     return name.lower().endswith(WARC_SUFFIXES)
 
 
-def _not_regular(path: Path) -> str:
-    """Why ``path`` (symlinks followed) is not a regular file that can be read ("" if it is)."""
+def is_input_name(name: str, include: tuple[str, ...] = ()) -> bool:
+    """Whether a folder walk takes the file ``name``: a page or WARC name, or one that
+    matches a glob of ``include`` (``--include``, e.g. ``*.html?*`` for wget's names)."""
+    return is_page_name(name) or is_warc_name(name) or any(fnmatch.fnmatchcase(name, g) for g in include)
+
+
+def _examine(path: Path) -> tuple[str, tuple[int, int] | None]:
+    """Why ``path`` (symlinks followed) is not a regular file that can be read ("" if it
+    is), and its key (device, inode) when it can be had."""
     try:
-        mode = os.stat(path).st_mode
+        st = os.stat(path)
     except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
-    if stat.S_ISREG(mode):
-        return ""
+        return f"cannot be read: {exc.strerror or exc}", None
+    key = (st.st_dev, st.st_ino)
+    if stat.S_ISREG(st.st_mode):
+        return "", key
     for test, what in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
                        (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
                        (stat.S_ISDIR, "a folder")):
-        if test(mode):
-            return f"not a regular file: {what}"
-    return "not a regular file"
+        if test(st.st_mode):
+            return f"not a regular file: {what}", key
+    return "not a regular file", key
+
+
+def _not_regular(path: Path) -> str:
+    return _examine(path)[0]
+
+
+def _found(path: Path, rel: Path) -> Found:
+    why, key = _examine(path)
+    return Found(path, rel, why, key)
+
+
+def _resolved(path: Path) -> Path | None:
+    """``path`` with its symlinks resolved; None for a symlink loop (``resolve`` raises
+    RuntimeError on Python 3.11, OSError later) or a path that cannot be resolved."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return None
+
+
+def _valid_name(rel: Path) -> bool:
+    """Whether a path found in a walk is valid UTF-8 (a name that is not becomes an
+    exclusion: logs and records are UTF-8)."""
+    try:
+        str(rel).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def walk(paths: Iterable[str | Path], follow_symlinks: bool = False,
-         skipped: dict[str, int] | None = None) -> Iterator[Found]:
+         skipped: dict[str, int] | None = None, include: tuple[str, ...] = ()) -> Iterator[Found]:
     """The files named by ``paths``: files as given, folders walked recursively (sorted,
-    hidden entries skipped). In folders only page-like and WARC names are taken; other
-    names are counted in ``skipped`` (by suffix). Only regular files are read: FIFOs,
-    devices and sockets (also behind symlinks) come with a ``skip`` reason, and so do
-    symlinks that leave the folder given unless ``follow_symlinks``."""
+    hidden entries skipped). In folders only page-like and WARC names are taken (and
+    names matching a glob of ``include``); other names are counted in ``skipped`` (by
+    suffix). Only regular files are read: whatever else is met comes with a ``skip``
+    reason and is never fatal: a missing path, FIFOs, devices and sockets (also behind
+    symlinks), symlink loops, dangling symlinks, folders that cannot be read, names that
+    are not valid UTF-8, and symlinks that leave the folder given unless ``follow_symlinks``."""
     for p in map(Path, paths):
         if p.is_dir():
-            top = p.resolve()
-            seen = {top}
-            for dirpath, dirnames, filenames in os.walk(p, followlinks=follow_symlinks):
-                keep = []
-                for d in sorted(dirnames):
-                    if d.startswith("."):
-                        continue
-                    real = (Path(dirpath) / d).resolve()
-                    if follow_symlinks and real in seen:
-                        continue  # a symlink loop
-                    seen.add(real)
-                    if not follow_symlinks and not real.is_relative_to(top):
-                        continue
-                    keep.append(d)
-                dirnames[:] = keep
-                for name in sorted(filenames):
-                    if name.startswith("."):
-                        continue
-                    full = Path(dirpath) / name
-                    rel = full.relative_to(p)
-                    if not (is_page_name(name) or is_warc_name(name)):
-                        if skipped is not None:
-                            key = os.path.splitext(name.lower().removesuffix(".gz"))[1] or name
-                            skipped[key] = skipped.get(key, 0) + 1
-                        continue
-                    if full.is_symlink() and not follow_symlinks and not full.resolve().is_relative_to(top):
-                        yield Found(full, rel, "symlink leaves the input folder (--follow-symlinks to read it)")
-                        continue
-                    yield Found(full, rel, _not_regular(full))
+            yield from _walk_folder(p, follow_symlinks, skipped, include)
         elif p.exists() or p.is_symlink():
-            yield Found(p, Path(p.name), _not_regular(p))
+            yield _found(p, Path(p.name))
         else:
-            raise InputError(f"no such file or folder: {p}")
+            yield Found(p, Path(p.name), "no such file or folder")
+
+
+def _walk_folder(p: Path, follow_symlinks: bool, skipped: dict[str, int] | None,
+                 include: tuple[str, ...]) -> Iterator[Found]:
+    top = _resolved(p) or p.absolute()
+    seen = {top}
+    unreadable: list[OSError] = []  # folders os.walk could not list (its onerror)
+    for dirpath, dirnames, filenames in os.walk(p, followlinks=follow_symlinks, onerror=unreadable.append):
+        yield from _unreadable(p, unreadable)
+        keep = []
+        for d in sorted(dirnames):
+            if d.startswith("."):
+                continue
+            full = Path(dirpath) / d
+            real = _resolved(full)
+            if real is None:
+                yield Found(full, full.relative_to(p), "cannot be read: a symlink loop")
+                continue
+            if follow_symlinks and real in seen:
+                continue  # a symlink loop
+            seen.add(real)
+            if not follow_symlinks and not real.is_relative_to(top):
+                continue
+            if not _valid_name(full.relative_to(p)):
+                yield Found(full, full.relative_to(p), "the name is not valid UTF-8")
+                continue
+            keep.append(d)
+        dirnames[:] = keep
+        for name in sorted(filenames):
+            if name.startswith("."):
+                continue
+            full = Path(dirpath) / name
+            rel = full.relative_to(p)
+            if not is_input_name(name, include):
+                if skipped is not None:
+                    key = os.path.splitext(name.lower().removesuffix(".gz"))[1] or name
+                    skipped[key] = skipped.get(key, 0) + 1
+                continue
+            if not _valid_name(rel):
+                yield Found(full, rel, "the name is not valid UTF-8")
+                continue
+            if full.is_symlink() and not follow_symlinks:
+                real = _resolved(full)
+                if real is None:
+                    yield Found(full, rel, "cannot be read: a symlink loop")
+                    continue
+                if not real.is_relative_to(top):
+                    yield Found(full, rel, "symlink leaves the input folder (--follow-symlinks to read it)")
+                    continue
+            yield _found(full, rel)
+    yield from _unreadable(p, unreadable)
+
+
+def _unreadable(top: Path, errors: list[OSError]) -> Iterator[Found]:
+    """The folders a walk of ``top`` could not list, as exclusions."""
+    while errors:
+        exc = errors.pop(0)
+        where = Path(exc.filename) if exc.filename else top
+        try:
+            rel = where.relative_to(top)
+        except ValueError:
+            rel = Path(where.name)
+        yield Found(where, rel if str(rel) != "." else Path(top.name), f"cannot be read: {exc.strerror or exc}")
 
 
 def read_file(path: Path, max_bytes: int = MAX_PAGE_BYTES) -> bytes:

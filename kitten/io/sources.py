@@ -28,15 +28,18 @@ class InputStats:
     """What the sources met besides the records they yield (for the summary)."""
 
     names_skipped: Counter = field(default_factory=Counter)  # suffix -> files left out of folder walks
+    duplicates: int = 0  # inputs named again (by another path, a second line of a list...): converted once
     warc: WarcCounts = field(default_factory=WarcCounts)
     warc_files: int = 0
 
 
 def read_input_list(path: Path) -> list[str]:
-    """The paths of an input list: one a line; blank lines and ``#`` comments ignored."""
+    """The paths of an input list: one a line; blank lines and ``#`` comments ignored. A
+    path that is not valid UTF-8 is kept as the file system has it (the walk excludes it)."""
     try:
-        text = sys.stdin.read() if str(path) == STDIN else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = sys.stdin.buffer.read() if str(path) == STDIN else Path(path).read_bytes()
+        text = raw.decode("utf-8", "surrogateescape")
+    except OSError as exc:
         raise InputError(f"cannot read the input list {path}: {exc}") from exc
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
@@ -50,24 +53,45 @@ def check_inputs(paths: list[str]) -> None:
 
 
 def records(paths: list[str], stats: InputStats, *, follow_symlinks: bool = False,
-            max_bytes: int = MAX_PAGE_BYTES, stdin: BinaryIO | None = None) -> Iterator[Record]:
+            max_bytes: int = MAX_PAGE_BYTES, stdin: BinaryIO | None = None,
+            include: tuple[str, ...] = ()) -> Iterator[Record]:
     """The records of ``paths`` in order. Files are listed up front (their output names
     are planned together); WARC records are read as the stream is consumed."""
     check_inputs(paths)
     if paths == [STDIN]:
         yield from _stdin_records(stdin or sys.stdin.buffer, stats, max_bytes)
         return
-    for file in input_files(paths, stats, follow_symlinks=follow_symlinks):
+    for file in input_files(paths, stats, follow_symlinks=follow_symlinks, include=include):
         yield from file_records(file, stats, max_bytes)
 
 
-def input_files(paths: list[str], stats: InputStats, *, follow_symlinks: bool = False) -> list[Record]:
-    """One record per input file of ``paths`` (folders walked), with its id and output
-    name planned among all of them: the first half of :func:`records`, which a
-    distributed run does once before handing the files to its tasks."""
-    found = list(walk(paths, follow_symlinks, stats.names_skipped))
-    return [Record(rid, stem, str(f.path), path=f.path, skip=f.skip)
+def input_files(paths: list[str], stats: InputStats, *, follow_symlinks: bool = False,
+                include: tuple[str, ...] = ()) -> list[Record]:
+    """One record per input file of ``paths`` (folders walked; a file found twice taken
+    once, counted in ``stats.duplicates``), with its id and output name planned among all
+    of them: the first half of :func:`records`, which a distributed run does once before
+    handing the files to its tasks."""
+    found: list[Found] = []
+    seen: set[tuple[int, int]] = set()
+    for f in walk(paths, follow_symlinks, stats.names_skipped, include):
+        if f.key is not None and f.key in seen:
+            stats.duplicates += 1
+            continue
+        if f.key is not None:
+            seen.add(f.key)
+        found.append(f)
+    return [Record(printable(rid), stem, printable(str(f.path)), path=f.path, skip=f.skip)
             for f, stem, rid in zip(found, plan_stems(found), _ids(found))]
+
+
+def printable(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 (kept by Python as lone surrogates,
+    which no UTF-8 log can hold) written as ``\\xe9``."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def file_records(file: Record, stats: InputStats, max_bytes: int = MAX_PAGE_BYTES) -> Iterator[Record]:
@@ -169,4 +193,4 @@ def load(record: Record, max_bytes: int = MAX_PAGE_BYTES) -> bytes:
 
 
 __all__ = ["InputStats", "STDIN", "TooLarge", "check_inputs", "file_records", "input_files", "is_warc_stream", "load",
-           "read_input_list", "records"]
+           "printable", "read_input_list", "records"]
