@@ -87,8 +87,9 @@ def _short(reason: str) -> str:
 def run(records: Iterable[Record], job: Job, sink: Sink, *, jobs: int = 1, page_timeout: float = 60.0,
         memory_limit: int = 0, progress: TextIO | None = None, inputs: InputStats | None = None) -> Summary:
     """Convert every record not done by an earlier run and write its outcome to ``sink``.
-    Ctrl-C and SIGTERM stop the run within a second or two with the summary so far
-    (``summary.interrupted``)."""
+    Ctrl-C, SIGTERM and SIGHUP stop the run within a second or two with the summary so
+    far (``summary.interrupted``); the pages in flight then have no outcome (a re-run
+    converts them)."""
     summary = Summary(inputs=inputs or InputStats())
     start = time.perf_counter()
     bar = _Progress(progress)
@@ -145,6 +146,8 @@ def print_summary(summary: Summary, stream: TextIO | None = None, top_items: int
     stream = stream or sys.stderr
     stream.write(summary.line() + "\n")
     inputs = summary.inputs
+    if inputs.duplicates:
+        stream.write(f"  inputs named more than once, converted once: {inputs.duplicates}\n")
     if inputs.names_skipped:
         stream.write(f"  files left out of folders (not page or WARC names): {sum(inputs.names_skipped.values())} ("
                      + ", ".join(f"{k} x{n}" for k, n in inputs.names_skipped.most_common(8)) + ")\n")

@@ -10,12 +10,16 @@
     kitten eval OUT... --gold GOLD      # SOW overlap of output folders with a gold folder
 
 PATH is a file (HTML, gzip, or WARC, recognised by content), a folder (walked), or ``-``
-(standard input); ``--input-list FILE`` adds one path a line. Options:
+(standard input); ``-i/--input-list FILE`` adds one path a line (a missing one is a logged
+exclusion). ``-o -`` writes to standard output in every format (pages separated by a
+line holding only the ASCII record separator, JSON Lines as they are). Options:
 ``--dump-dir DIR`` (every intermediate file of every page), ``--config FILE.toml``,
 ``--jobs N`` (worker processes), ``--page-timeout S``, ``--overwrite`` (else a re-run
-resumes). Exit code: 0 when every input has an outcome (done, fallback, excluded,
-failed or timeout, each logged); 1 when some input has none (the run was interrupted,
-or one page printed without output); 2 for usage errors.
+resumes, under the same settings only: ``kitten.io.fingerprint``). Exit code: 0 when
+every input has an outcome (done, fallback, excluded, failed or timeout, each logged); 1
+when some input has none (the run was interrupted, or one page printed without output);
+2 for usage errors (a re-run with other settings too); 141 when standard output was
+closed by its reader (``kitten ... -o - | head``), as a Unix tool killed by SIGPIPE.
 """
 from __future__ import annotations
 
@@ -32,13 +36,18 @@ from kitten.config import PRESETS, Config, ConfigError, with_preset
 from kitten.engine import JSONL_FIELDS, Job, Outcome
 from kitten.evaluation.report import add_arguments as add_eval_arguments
 from kitten.io.files import MAX_PAGE_BYTES
+from kitten.io.fingerprint import fingerprint
+from kitten.io.jsonl import JsonlFileSink, JsonlShardSink, JsonlStreamSink
 from kitten.io.records import InputError
-from kitten.io.sinks import LOG_NAME, FolderSink, JsonlSink
+from kitten.io.sinks import FolderSink, StreamSink
 from kitten.io.sources import STDIN, InputStats, check_inputs, read_input_list, records
 from kitten.workers import Interrupted, run_records
 
 #: default per-worker address-space limit (MiB; 0: none)
 DEFAULT_MAX_MEMORY = 6144
+#: exit code when standard output was closed by its reader (128 + SIGPIPE, as the shell
+#: reports a Unix tool killed by it)
+EXIT_BROKEN_PIPE = 141
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,13 +62,18 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("paths", nargs="*", metavar="PATH",
                        help="files (HTML, gzip or WARC, recognised by content), folders (searched recursively), "
                             "or - for standard input (one page or a WARC stream)")
-        p.add_argument("--input-list", type=Path, metavar="FILE",
-                       help="read more paths from FILE, one a line (- for standard input)")
+        p.add_argument("-i", "--input-list", "--input-file", dest="input_list", type=Path, metavar="FILE",
+                       help="read more paths from FILE, one a line (- for standard input); a path that is "
+                            "missing or cannot be read is a logged exclusion, a path given twice is converted once")
+        p.add_argument("--include", action="append", default=[], metavar="GLOB",
+                       help="in folders, also take the files whose name matches GLOB (e.g. '*.html?*' for "
+                            "wget's page.html?id=3; by default only page and WARC names); repeatable")
         p.add_argument("-o", "--output",
                        help="output folder (mirrors the input tree; a WARC file's records go to a folder named "
                             "after it, one file per record named by its offset); with --format jsonl a "
-                            ".jsonl or .jsonl.gz file, - for standard output, or a folder with --shard-size; "
-                            "omit for one page to print it")
+                            ".jsonl or .jsonl.gz file (written as NAME.part until complete), or a folder with "
+                            "--shard-size; - for standard output (pages separated by a line holding only the "
+                            "ASCII record separator, U+001E); omit for one page to print it")
         p.add_argument("--dump-dir", type=Path, help="write every intermediate file of every page here")
         p.add_argument("--config", type=Path, help="TOML configuration file")
         p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1; 0 = all cores)")
@@ -76,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--follow-symlinks", action="store_true",
                        help="read symlinks that leave the folders given (default: logged and skipped)")
         p.add_argument("--overwrite", action="store_true",
-                       help="convert every input again (default: a re-run resumes, keeping complete outputs)")
+                       help="convert every input again (default: a re-run with the same settings resumes, "
+                            "keeping complete outputs; with other settings it stops)")
         p.add_argument("--log-level", choices=("page", "events"), default="page",
                        help="page: one compact line per input in the log (default); events: every event")
         if name == "extract":
@@ -219,24 +234,26 @@ def _convert(args) -> int:
         paths = list(args.paths) + (read_input_list(args.input_list) if args.input_list else [])
         check_inputs(paths)
         remote = getattr(args, "engine", "local") == "dask"  # fsspec URLs are listed by the engine
-        for path in paths:
+        for path in args.paths:  # a path of an input list that is missing is a logged exclusion
             if path != STDIN and not os.path.lexists(path) and not (remote and "://" in path):
                 raise InputError(f"no such file or folder: {path}")
         fields = tuple(f.strip() for f in getattr(args, "jsonl_fields", "").split(",") if f.strip())
         unknown = [f for f in fields if f not in JSONL_FIELDS]
         if unknown:
             raise InputError(f"unknown --jsonl-fields {', '.join(unknown)} (known: {', '.join(JSONL_FIELDS)})")
-        if getattr(args, "shard_size", 0) and target != "jsonl":
-            raise InputError("--shard-size goes with --format jsonl")
+        if getattr(args, "shard_size", 0) and (target != "jsonl" or args.output in (None, "-")):
+            raise InputError("--shard-size goes with --format jsonl and a folder -o")
         if fields and target != "jsonl":
             raise InputError("--jsonl-fields goes with --format jsonl (--format json has every part)")
         if args.page_timeout < 0 or args.max_memory < 0 or args.max_page_size <= 0:
             raise InputError("--page-timeout and --max-memory take 0 or more, --max-page-size more than 0")
         if getattr(args, "engine", "local") == "dask" and (target != "jsonl" or not args.output
                                                              or args.output == "-" or STDIN in paths
-                                                             or args.shard_size):
-            raise InputError("--engine dask writes --format jsonl to a folder -o, from files and folders "
-                             "(not standard input; its shards are one per task, not --shard-size)")
+                                                             or args.shard_size
+                                                             or args.output.endswith((".jsonl", ".jsonl.gz"))):
+            raise InputError("--engine dask writes --format jsonl to a folder -o (one shard "
+                             "task-NNNNN.jsonl.gz per task; not a .jsonl file, not standard output), from "
+                             "files and folders (not standard input), without --shard-size")
         if getattr(args, "scheduler", None) and getattr(args, "engine", "local") != "dask":
             raise InputError("--scheduler goes with --engine dask")
         report_dir = _report_dir(args, target)
@@ -246,24 +263,28 @@ def _convert(args) -> int:
     _warn_unused(args, target)
     max_bytes = int(args.max_page_size * 2**20)
     job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields, report_dir)
+    settings = fingerprint(getattr(args, "format", target), job.target, config,
+                           fields + (("report",) if report_dir is not None else ()))
+    include = tuple(args.include)
     stats = InputStats()
-    source = records(paths, stats, follow_symlinks=args.follow_symlinks, max_bytes=max_bytes)
+    source = records(paths, stats, follow_symlinks=args.follow_symlinks, max_bytes=max_bytes, include=include)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     limits = dict(jobs=jobs, page_timeout=args.page_timeout, memory_limit=args.max_memory * 2**20)
     if args.output is None and target != "jsonl":
-        code = _print_one(source, job, limits)
+        try:
+            code = _print_one(source, job, limits)
+        except BrokenPipeError:
+            return _broken_pipe()
         if report_dir is not None:
             _write_index(report_dir, None, args.quiet)
         return code
     if getattr(args, "engine", "local") == "dask":
-        return _convert_on_dask(args, paths, job, jobs)
+        return _convert_on_dask(args, paths, job, jobs, settings)
     try:
-        if target == "jsonl":
-            sink = JsonlSink(args.output or "-", shard_size=args.shard_size, overwrite=args.overwrite)
-        else:
-            sink = FolderSink(Path(args.output), removed_log=target != "xhtml",
-                              detail=args.log_level == "events", overwrite=args.overwrite)
+        sink = _sink(args, target, settings)
         summary = run(source, job, sink, progress=None if args.quiet else sys.stderr, inputs=stats, **limits)
+    except BrokenPipeError:  # the reader of standard output is gone (-o - | head): stop, quietly
+        return _broken_pipe()
     except InputError as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
@@ -277,6 +298,32 @@ def _convert(args) -> int:
     if report_dir is not None:
         _write_index(report_dir, sink.log_path if isinstance(sink, FolderSink) else None, args.quiet)
     return 1 if summary.interrupted else 0
+
+
+def _sink(args, target: str, settings):
+    """Where the outcomes go: standard output (``-o -``, or no ``-o`` for JSON Lines), a
+    JSON Lines file or shards, an output folder."""
+    if args.output in (None, "-"):
+        return JsonlStreamSink() if target == "jsonl" else StreamSink()
+    if target == "jsonl" and args.shard_size:
+        return JsonlShardSink(Path(args.output), args.shard_size, overwrite=args.overwrite, fingerprint=settings)
+    if target == "jsonl":
+        return JsonlFileSink(Path(args.output), overwrite=args.overwrite, fingerprint=settings)
+    return FolderSink(Path(args.output), removed_log=target != "xhtml", detail=args.log_level == "events",
+                      overwrite=args.overwrite, fingerprint=settings)
+
+
+def _broken_pipe() -> int:
+    """Standard output was closed by its reader: end as a Unix tool does, without a
+    message (standard output pointed at /dev/null, so that Python's last flush does not
+    complain)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return EXIT_BROKEN_PIPE
 
 
 def _warn_unused(args, target: str) -> None:
@@ -321,7 +368,7 @@ def _write_index(report_dir: Path, log_path: Path | None, quiet: bool) -> None:
         print(f"report: {path}", file=sys.stderr)
 
 
-def _convert_on_dask(args, paths: list[str], job: Job, jobs: int) -> int:
+def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> int:
     """``--engine dask``: the shards written by tasks on a Dask cluster (``kitten.dask``)."""
     try:
         import dask
@@ -346,7 +393,7 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int) -> int:
             return 2
         try:
             result = write_shards(paths, args.output, job, client, follow_symlinks=args.follow_symlinks,
-                                  overwrite=args.overwrite,
+                                  overwrite=args.overwrite, fingerprint=settings, include=tuple(args.include),
                                   limits=Limits(args.page_timeout, args.max_memory * 2**20))
         except InputError as exc:
             print(f"kitten: {exc}", file=sys.stderr)
@@ -407,6 +454,7 @@ def _print_one(source, job: Job, limits: dict) -> int:
             print(f"kitten: {first.id}: {e['kind']}: {e['message']}", file=sys.stderr)
     if outcome.output is not None:
         sys.stdout.write(outcome.output)
+        sys.stdout.flush()
     return 1 if outcome.status == "failed" and outcome.output is None else 0
 
 

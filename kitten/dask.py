@@ -20,7 +20,9 @@ once per worker process (they are cached per process), not per task.
 writes its records to its own shard, ``DIR/task-00000.jsonl.gz`` (written to a temporary
 file, then renamed: a retried task never leaves a record twice), then a small manifest
 beside it, ``task-00000.json`` (its records, first and last input file, counts by
-status); a re-run skips the tasks whose manifest is there for the same input files.
+status, the run's fingerprint: ``kitten.io.fingerprint``); a re-run skips the tasks whose
+manifest is there for the same input files, and stops (``SettingsMismatch``) when one
+was written with other settings.
 
 Each page runs under the local batch's time and memory limits (``Limits``, see
 ``_convert_files``) where the Dask worker can start a process. Inputs and the output
@@ -45,7 +47,8 @@ import dask.bag
 
 from kitten.config import Config
 from kitten.engine import Job, convert
-from kitten.io.files import MAX_PAGE_BYTES, is_page_name, is_warc_name, output_stem
+from kitten.io.files import MAX_PAGE_BYTES, is_input_name, is_warc_name, output_stem
+from kitten.io.fingerprint import Fingerprint
 from kitten.io.records import InputError, Record
 from kitten.io.sinks import jsonl_record
 from kitten.io.sources import InputStats, check_inputs, file_records, input_files, is_warc_stream
@@ -59,7 +62,8 @@ FILES_PER_TASK = 64
 
 def records(paths: Sequence[str | Path], config: Config | None = None, *, target: Target = "text",
             fields: Iterable[str] = (), files_per_task: int = FILES_PER_TASK, follow_symlinks: bool = False,
-            max_bytes: int = MAX_PAGE_BYTES, page_timeout: float = 60.0, memory_limit: int = 0) -> dask.bag.Bag:
+            max_bytes: int = MAX_PAGE_BYTES, page_timeout: float = 60.0, memory_limit: int = 0,
+            include: tuple[str, ...] = ()) -> dask.bag.Bag:
     """A bag of the JSON Lines records of every page of ``paths`` (files, folders, WARC
     files), in input order; ``fields`` are the extras of ``--jsonl-fields``;
     ``page_timeout`` (seconds) and ``memory_limit`` (bytes) as in the local batch
@@ -69,7 +73,7 @@ def records(paths: Sequence[str | Path], config: Config | None = None, *, target
     if "-" in names:
         raise ValueError("standard input cannot be read by a distributed run")
     job = Job(target, config or Config(), None, max_bytes, tuple(fields))
-    tasks = _tasks(_plan(names, follow_symlinks), files_per_task)
+    tasks = _tasks(_plan(names, follow_symlinks, include), files_per_task)
     if not tasks:
         return dask.bag.from_sequence([], npartitions=1)
     limits = Limits(page_timeout, memory_limit)
@@ -97,16 +101,16 @@ def is_url(name: str) -> bool:
     return "://" in name
 
 
-def _plan(names: list[str], follow_symlinks: bool = False) -> list[Record | RemoteFile]:
+def _plan(names: list[str], follow_symlinks: bool = False, include: tuple[str, ...] = ()) -> list[Record | RemoteFile]:
     """The input files of ``names`` in order: local ones as the local batch plans them
     (``sources.input_files``: the same ids), URLs listed with fsspec (a folder URL: the
-    page and WARC files under it, sorted)."""
+    page and WARC files under it, and those matching a glob of ``include``, sorted)."""
     if not any(map(is_url, names)):
-        return list(input_files(names, InputStats(), follow_symlinks=follow_symlinks))
+        return list(input_files(names, InputStats(), follow_symlinks=follow_symlinks, include=include))
     out: list[Record | RemoteFile] = []
     for name in names:
         if not is_url(name):
-            out += input_files([name], InputStats(), follow_symlinks=follow_symlinks)
+            out += input_files([name], InputStats(), follow_symlinks=follow_symlinks, include=include)
             continue
         import fsspec
 
@@ -115,7 +119,7 @@ def _plan(names: list[str], follow_symlinks: bool = False) -> list[Record | Remo
         if fs.isdir(root):
             found = sorted(p for p in fs.find(root) if not any(part.startswith(".") for part in
                                                               p[len(root):].split("/"))
-                           and (is_page_name(p.rsplit("/", 1)[-1]) or is_warc_name(p.rsplit("/", 1)[-1])))
+                           and is_input_name(p.rsplit("/", 1)[-1], include))
         elif fs.exists(root):
             found = [root]
         else:
@@ -223,17 +227,19 @@ class ShardRun:
 
 def write_shards(paths: Sequence[str | Path], out_dir: str | Path, job: Job, client, *,
                  files_per_task: int = FILES_PER_TASK, follow_symlinks: bool = False,
-                 overwrite: bool = False, limits: Limits = Limits()) -> ShardRun:
+                 overwrite: bool = False, limits: Limits = Limits(), fingerprint: Fingerprint | None = None,
+                 include: tuple[str, ...] = ()) -> ShardRun:
     """Convert the pages of ``paths`` (local paths or fsspec URLs) on the cluster of
     ``client`` (a ``distributed.Client``), one JSON Lines shard per task in ``out_dir``
-    (a local folder or an fsspec URL)."""
+    (a local folder or an fsspec URL). With ``fingerprint``, each task manifest records
+    it, and a task an earlier run wrote with another one stops the run (``SettingsMismatch``)."""
     from distributed import as_completed
 
     run = ShardRun()
     start = time.perf_counter()
     names = [str(p) for p in paths]
     check_inputs(names)
-    tasks = _tasks(_plan(names, follow_symlinks), files_per_task)
+    tasks = _tasks(_plan(names, follow_symlinks, include), files_per_task)
     out = _Folder(str(out_dir))
     todo = []
     for n, files in enumerate(tasks):
@@ -243,10 +249,13 @@ def write_shards(paths: Sequence[str | Path], out_dir: str | Path, job: Job, cli
             if entry.get("files") != [files[0].id, files[-1].id]:
                 raise InputError(f"{out_dir}/{name}.json of an earlier run holds other inputs "
                                  "(use --overwrite to start again)")
+            if fingerprint is not None:
+                fingerprint.check(entry.get("fingerprint"), f"{out_dir} ({name}.json)")
             run.resumed += 1
             continue
         todo.append((name, files))
-    futures = client.map(_write_shard, todo, job=job, out_dir=str(out_dir), limits=limits, pure=False)
+    futures = client.map(_write_shard, todo, job=job, out_dir=str(out_dir), limits=limits, pure=False,
+                         fingerprint=fingerprint.as_dict() if fingerprint is not None else None)
     names_of = {f.key: name for f, (name, _) in zip(futures, todo)}
     for future in as_completed(futures):
         try:
@@ -297,7 +306,7 @@ class _Folder:
 
 
 def _write_shard(task: tuple[str, list[Record | RemoteFile]], job: Job, out_dir: str,
-                 limits: Limits = Limits()) -> dict:
+                 limits: Limits = Limits(), fingerprint: dict | None = None) -> dict:
     """A task of ``write_shards``: its shard, then its manifest, each put in place whole."""
     name, files = task
     out = _Folder(out_dir)
@@ -311,7 +320,7 @@ def _write_shard(task: tuple[str, list[Record | RemoteFile]], job: Job, out_dir:
                 counts[rec["status"]] += 1
         out.put(tmp, f"{name}.jsonl.gz")
         entry = {"shard": f"{name}.jsonl.gz", "records": sum(counts.values()), "files": [files[0].id, files[-1].id],
-                 "counts": dict(counts)}
+                 "counts": dict(counts), "fingerprint": fingerprint}
         fd, tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=None if out.fs else out_dir)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(json.dumps(entry) + "\n")

@@ -6,7 +6,9 @@ sends back its outcome. The parent hands out records, collects outcomes and pass
 on in input order. A worker past the page time limit is killed and replaced (the record's
 outcome is ``timeout``); a worker that dies (a crash in native code, the memory limit) is
 replaced too (``failed``). Workers die with the parent (``PR_SET_PDEATHSIG`` on Linux,
-and a watch on the parent's pid everywhere), ignore Ctrl-C (the parent stops them), and
+and a watch on the parent's pid everywhere), ignore Ctrl-C, SIGTERM and SIGHUP (sent to
+the whole process group by a terminal, ``timeout`` or a batch scheduler: the parent stops
+them, and the pages they had are redone by the next run, not recorded as failed), and
 run under an address-space limit (``RLIMIT_AS``, on top of the address space they start
 with) where the system has one.
 """
@@ -36,6 +38,8 @@ WINDOW = 256
 #: lists take 1.87 s instead of 1.34 (10,000 lists: 0.12 s; benchmarks/growth.py --big).
 #: Memory is freed by reference counting anyway.
 GC_THRESHOLD = (10_000, 10, 100)
+#: the signals that stop a run (Ctrl-C, ``kill``, ``timeout``, a closed terminal)
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def _die_with_parent(parent: int) -> None:
@@ -71,8 +75,8 @@ def _address_space() -> int:
 
 
 def _worker_main(conn: Connection, job: Job, memory_limit: int, parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for sig in STOP_SIGNALS:  # the parent handles them (it kills its workers)
+        signal.signal(sig, signal.SIG_IGN)
     _die_with_parent(parent)
     gc.freeze()  # what the worker inherits (a Dask worker's whole heap) is never collected again
     gc.set_threshold(*GC_THRESHOLD)
@@ -140,14 +144,14 @@ class _Worker:
 
 
 class Interrupted(Exception):
-    """The run was stopped (Ctrl-C, SIGTERM); the outcomes so far were delivered."""
+    """The run was stopped (Ctrl-C, SIGTERM, SIGHUP); the outcomes so far were delivered."""
 
 
 def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], Any], *, jobs: int = 1,
                 page_timeout: float = 60.0, memory_limit: int = 0) -> None:
     """Convert every record in ``jobs`` worker processes and call ``done`` with each
-    outcome, in input order. Raises ``Interrupted`` after Ctrl-C or SIGTERM (workers
-    stopped, outcomes so far delivered)."""
+    outcome, in input order. Raises ``Interrupted`` after Ctrl-C, SIGTERM or SIGHUP
+    (workers stopped, outcomes so far delivered; the records in flight have none)."""
     # forked where the system can (Linux): a worker starts with the models already loaded
     # and in no time, also when the caller has another start method set (a Dask worker
     # process has spawn: each task's worker would import Kitten and load its models again)
@@ -184,6 +188,8 @@ def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], A
                     w.task = None
                     ready[got_seq] = outcome
                 except (EOFError, OSError):  # the worker died (wait for it to be reaped: its exit code says how)
+                    if stop.raised:  # killed with the run (a signal to the process group): not an outcome
+                        raise Interrupted() from None
                     w.proc.join(timeout=2)
                     code = w.proc.exitcode
                     ready[seq] = stand_in(record, "failed", f"worker died ({_exit_reason(code)})", job)
@@ -221,14 +227,15 @@ def _exit_reason(code: int | None) -> str:
 
 
 class _StopFlag:
-    """Turns Ctrl-C and SIGTERM into a flag the loop checks (within a second), so that
-    the run stops cleanly: no tracebacks, the outcomes so far delivered."""
+    """Turns the stop signals (Ctrl-C, SIGTERM, SIGHUP) into a flag the loop checks
+    (within a second), so that the run stops cleanly: no tracebacks, the outcomes so far
+    delivered."""
 
     def __init__(self) -> None:
         self.raised = False
         self.saved: dict[int, Any] = {}
         if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
+            for sig in STOP_SIGNALS:
                 self.saved[sig] = signal.signal(sig, self._set)
 
     def _set(self, signum, frame) -> None:  # noqa: ARG002

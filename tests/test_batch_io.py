@@ -172,7 +172,8 @@ def test_jsonl_shards_resume_after_a_lost_shard(tmp_path: Path, capsys) -> None:
     args = ["extract", str(tmp_path / "in"), "--format", "jsonl", "--shard-size", "3", "-o", str(out), "-q"]
     assert run(args, capsys)[0] == 0
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["_manifest.jsonl", "part-00000.jsonl.gz", "part-00001.jsonl.gz", "part-00002.jsonl.gz"]
+    assert names == ["_manifest.jsonl", "kitten-run.json", "part-00000.jsonl.gz", "part-00001.jsonl.gz",
+                     "part-00002.jsonl.gz"]
     first = {n: (out / n).read_bytes() for n in names}
     manifest = (out / "_manifest.jsonl").read_text().splitlines()
     # as if killed while the second shard was being renamed: its manifest line is missing

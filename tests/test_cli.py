@@ -82,7 +82,8 @@ def test_normalize_tree(tree: Path, tmp_path: Path, capsys, check_xhtml) -> None
         assert marker in xhtml  # complete, not truncated
     assert "café text of c" in (out / "c.xhtml").read_text(encoding="utf-8")
     names = set(files(out))
-    assert names == {"a/b/page.xhtml", "c.xhtml", "page2.xhtml", "noext.xhtml", "kitten-log.jsonl"}, names
+    assert names == {"a/b/page.xhtml", "c.xhtml", "page2.xhtml", "noext.xhtml", "kitten-log.jsonl",
+                     "kitten-run.json"}, names
     log = read_log(out)
     assert len(log) == 4
     assert {rec["page"] for rec in log} == set(EXPECTED)
@@ -156,7 +157,7 @@ def test_excluded_page_is_logged_and_not_an_error(tmp_path: Path, capsys) -> Non
     log = {rec["page"]: rec for rec in read_log(out)}
     assert log["sitemap.html"]["status"] == "excluded" and log["empty.html"]["status"] == "excluded"
     assert any(e["kind"] == "excluded" for e in log["sitemap.html"]["events"])
-    assert set(files(out)) == {"ok.xhtml", "kitten-log.jsonl"}
+    assert set(files(out)) == {"ok.xhtml", "kitten-log.jsonl", "kitten-run.json"}
 
 
 def test_fallback_writes_txt(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -328,8 +329,8 @@ def test_subprocess_python_m(tree: Path, tmp_path: Path, capsys) -> None:
     code, _, _ = run(["normalize", str(tree), "-o", str(out_in), "-q"], capsys)
     assert code == 0
     sub, inproc = files(out_sub), files(out_in)
-    sub.pop("kitten-log.jsonl")
-    inproc.pop("kitten-log.jsonl")
+    for name in ("kitten-log.jsonl", "kitten-run.json"):
+        assert sub.pop(name) and inproc.pop(name)
     assert sub == inproc
     for name, data in sub.items():
         etree.fromstring(data, etree.XMLParser(recover=False))
