@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO, Iterator
 
 from kitten.io.files import Found, MAX_PAGE_BYTES, TooLarge, gunzip, is_warc_name, plan_stems, read_file, walk
 from kitten.io.records import InputError, Record
