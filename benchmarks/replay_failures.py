@@ -155,13 +155,16 @@ def interrupt_case(tmp: Path, src: Path, names: list[str], sig: signal.Signals, 
                 break
         except (OSError, ValueError):
             pass
-    os.killpg(proc.pid, sig)
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:  # the run ended before any record could be seen
+        pass
     err = proc.communicate(timeout=60)[1]
     kept = written()
     ids = [r.get("id", r.get("page")) for r in kept]
     died = [r for r in kept if "worker died" in (r.get("reason") or "")]
     again = kitten(*args)
-    final = lines_of(out) if kind == "JSONL file" else \
+    final = (lines_of(out) if out.exists() else []) if kind == "JSONL file" else \
         [json.loads(x) for x in part.read_text(encoding="utf-8").splitlines()]
     final_ids = [r.get("id", r.get("page")) for r in final]
     missing = len(names) - len(kept)

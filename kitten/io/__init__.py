@@ -2,6 +2,7 @@
 
 ``records`` (the unit of input), ``files`` (folder walks, reading with a size cap,
 atomic writes, output names), ``warc`` (WARC records, with FastWARC), ``sources`` (the
-command line's inputs as a stream of records), ``sinks`` (output folder and log, JSON
-Lines files and shards, in-memory).
+command line's inputs as a stream of records), ``sinks`` (output folder and log,
+standard output, in-memory), ``jsonl`` (JSON Lines files, shards and stream),
+``fingerprint`` (the settings an output was made with, which a re-run must share to resume).
 """
