@@ -536,11 +536,9 @@ static int start(state *s, xmlNode *node, PyObject *original_fn) {
     if (le && le->skipped) { reason = le->skipped; Py_INCREF(reason); unlogged = lflags & F_UNLOGGED; }
     else if (oe && oe != le && oe->skipped) { reason = oe->skipped; Py_INCREF(reason); unlogged = oflags & F_UNLOGGED; }
     if (!reason) {
-        if (display && PyUnicode_CompareWithASCIIString(display, "none") == 0) {
-            reason = PyUnicode_FromString("hidden");
-            if (!reason) { Py_XDECREF(keep_style); goto done; }
-        } else if ((style && strstr(style, "isibility")) || (oflags & F_ANNOTATION) ||
-                   (cls && (strstr(cls, "kitten.aria-hidden") || has_hidden_class(s, cls)))) {
+        if ((display && PyUnicode_CompareWithASCIIString(display, "none") == 0) ||
+                (style && strstr(style, "isibility")) || (oflags & F_ANNOTATION) ||
+                (cls && (strstr(cls, "kitten.aria-hidden") || has_hidden_class(s, cls)))) {
             if (ask(s, s->hidden, node, &el, orig, cls, style, &reason) < 0) { Py_XDECREF(keep_style); goto done; }
         }
     }

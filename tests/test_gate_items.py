@@ -3,7 +3,7 @@ of them whole on pages whose kind is a list of things; the web2025 gold reader."
 from __future__ import annotations
 
 from kitten.boilerplate.items import repeated_items
-from kitten.boilerplate.keep_rules import with_items
+from kitten.boilerplate.keep_rules import code_units, with_code, with_items, with_sibling_prose
 from kitten.config import Config
 from kitten.evaluation.gold import parse_web2025, reader_for
 from kitten.log import PageLog
@@ -136,3 +136,43 @@ def test_a_run_of_items_is_kept_when_the_gate_keeps_next_to_nothing_and_the_fall
     assert {f"Story number {n} about the harbour works" for n in range(1, 7)} <= kept
     (event,) = log.of_kind("boilerplate-fallback")
     assert event.message.startswith("items:")
+
+
+def test_a_code_block_is_kept_whole_and_an_example_between_kept_paragraphs_is_kept() -> None:
+    """Code units: a <pre>, or inside <pre>/<code> (the features name them)."""
+    own = [["tag.p"], ["tag.div", "container.pre", "container.code"], ["tag.div", "container.pre"],
+           ["tag.div", "container.code"], ["tag.p"], ["tag.p"], ["tag.pre"], ["tag.p"], ["tag.pre"]]
+    code = code_units(own)
+    assert code == [False, True, True, True, False, False, True, False, True]
+    labels = ["paragraph", "paragraph", "other", "other", "paragraph", "paragraph", "other", "paragraph", "other"]
+    probs = [0.9, 0.8, 0.1, 0.0, 0.9, 0.9, 0.2, 0.9, 0.01]
+    out = with_code(labels, code, probs)
+    assert out[2] == out[3] == "paragraph"  # the closing lines of a block with a kept line
+    assert out[6] == "paragraph"  # an example between kept paragraphs, with some chance
+    assert out[8] == "other"  # after the last kept unit: no kept text beyond it
+    assert with_code(["other"] * 9, code, probs) == ["other"] * 9
+
+
+RICH = ("<div class='section'><div class='rich-text'>{}</div></div>")
+SENTENCE = "<p>Caterers now offer tasting menus that change with the seasons and the guests' wishes.</p>"
+
+
+def test_an_article_in_several_rich_text_containers_is_kept_in_all_of_them() -> None:
+    """A site builder writes each section in a container of its own, all alike: a container
+    beside one holding kept sentences, with the same tag and class, holds the article too."""
+    html = ("<html><body><main>" + RICH.format(SENTENCE * 3) + RICH.format("<h2>More</h2>" + SENTENCE * 2)
+            + "<div class='promo'><p>Book a demo with us today and see how it works for you.</p></div>"
+            + "</main></body></html>")
+    doc = document(html)
+    units = doc.blocks
+    texts = [" ".join(b.text().split()) for b in units]
+    words = [len(t.split()) for t in texts]
+    prose = [w if w >= 8 else 0 for w in words]
+    labels = ["paragraph" if i < 3 else "other" for i in range(len(units))]
+    out = with_sibling_prose(units, labels, prose, words, [0.05] * len(units))
+    kept = [t for t, lab in zip(texts, out) if lab != "other"]
+    assert len(kept) == 5 and all(t.startswith("Caterers") for t in kept)
+    # a container holding fewer kept sentences does not reach its look-alikes
+    few = with_sibling_prose(units, ["paragraph" if i < 2 else "other" for i in range(len(units))],
+                             prose, words, [0.05] * len(units))
+    assert sum(lab != "other" for lab in few) == 3  # its own third sentence only

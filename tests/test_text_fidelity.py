@@ -95,6 +95,25 @@ def test_a_hidden_wrapper_holding_the_page_is_kept() -> None:
     assert "kept-hidden-container" in [e.kind for e in events(html)]
 
 
+def test_a_page_shown_by_a_script_from_display_none_is_kept_and_a_hidden_copy_is_not() -> None:
+    """A shop's lock-down app sends the whole page in a display:none element a script shows;
+    a hidden tab, a page's Markdown copy for machines, a collapsed menu stay out."""
+    body = ("<p>Meet the yin to your yang: a dark roast that has your back all day long, every day "
+            "of the week, with beans from two continents.</p>" * 4)
+    locked = (f"<main><div style='display:none' class='lockdown-notice'><p>Access denied.</p></div>"
+              f"<div style='display: none;' class='lockdown-content'><h1>Dark Roast</h1>{body}</div></main>")
+    assert "Dark Roast." in lines(locked)
+    assert "kept-hidden-container" in [e.kind for e in events(locked)]
+    assert "Access denied." not in lines(locked)
+    # the same text as a hidden copy next to the visible one: half the main element, left out
+    copy = f"<main><article>{body}</article><pre style='display:none'>{body}</pre></main>"
+    assert len(lines(copy)) == len(lines(f"<main><article>{body}</article></main>"))
+    assert "kept-hidden-container" not in [e.kind for e in events(copy)]
+    # a hidden element that is small, or a hidden menu on a page without a main element
+    assert lines(f"<div>{body}</div><ul style='display:none'><li>Home</li><li>Shop</li></ul>") == \
+        lines(f"<div>{body}</div>")
+
+
 # ---- abbreviations ---------------------------------------------------------------------------
 
 def test_abbreviations_expanded_once_and_only_when_meaningful() -> None:

@@ -70,10 +70,12 @@ from kitten.boilerplate.fallback import FALLBACK, plausible
 from kitten.boilerplate.features import COMMENTS, own_features_and_words
 from kitten.boilerplate.keep_rules import (
     LIST_PAGES,
+    code_units,
     dropped_tables,
     group_spans,
     tables_only,
     with_captions,
+    with_code,
     with_data_tables,
     with_following_prose,
     with_groups,
@@ -152,6 +154,8 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         if dropped:
             labels = with_data_tables(units, labels, data_tables(tables_only(doc, dropped), tables, classifiers))
     labels = with_introductions(units, labels, texts, prose, probs, cues, spans)
+    if "pre-lines" not in model.settings.units:  # (lines of a <pre> judged one by one otherwise)
+        labels = with_code(labels, code_units(own), probs)
     if page_type in LIST_PAGES:
         labels = with_items(units, labels, probs, words, log)
     if config.drop_comments and page_type != "forum":

@@ -38,17 +38,22 @@ class Run:
     items: int
 
 
-def _signature(el) -> tuple[str, str]:
-    return el.tag, " ".join(sorted((el.get("class") or "").split()))
-
-
 def repeated_items(units: list[Block]) -> list[Run]:
     """The runs of repeated items of a page, each with the units inside it, in the order of
-    their first unit; a unit belongs to the run of its lowest repeated ancestor only."""
+    their first unit; a unit belongs to the run of its lowest repeated ancestor only.
+    Elements are alike when they have the same tag and the same class words in any order."""
     # keyed by the elements themselves, not id(): an lxml proxy that nothing holds is freed
     # and its id reused; the dictionaries keep each element they read alive
     counts: dict = {}  # parent -> the signatures of its element children
     item_of: dict = {}  # element -> its lowest repeated ancestor-or-self (None: none)
+    classes: dict = {None: ""}  # class attribute -> its words sorted (read once per value)
+
+    def signature(el) -> tuple:
+        cls = el.get("class")
+        words = classes.get(cls)
+        if words is None:
+            words = classes[cls] = " ".join(sorted(cls.split()))
+        return el.tag, words
 
     def repeated(el) -> bool:
         parent = el.getparent()
@@ -56,8 +61,8 @@ def repeated_items(units: list[Block]) -> list[Run]:
             return False
         c = counts.get(parent)
         if c is None:
-            c = counts[parent] = Counter(_signature(ch) for ch in parent if isinstance(ch.tag, str))
-        return c[_signature(el)] >= MIN_ITEMS
+            c = counts[parent] = Counter(signature(ch) for ch in parent if isinstance(ch.tag, str))
+        return c[signature(el)] >= MIN_ITEMS
 
     runs: dict = {}  # parent of the items -> (units, their items, item -> its number)
     for i, u in enumerate(units):
