@@ -41,6 +41,7 @@ from kitten.io.jsonl import JsonlFileSink, JsonlShardSink, JsonlStreamSink
 from kitten.io.records import InputError
 from kitten.io.sinks import FolderSink, StreamSink
 from kitten.io.sources import STDIN, InputStats, check_inputs, read_input_list, records
+from kitten.language import normalize_code
 from kitten.workers import Interrupted, run_records
 
 #: default per-worker address-space limit (MiB; 0: none)
@@ -118,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--jsonl-fields", default="", metavar="LIST",
                            help="with --format jsonl: comma-separated extras for each record: "
                                 + ", ".join(JSONL_FIELDS))
+            p.add_argument("--lang", default="", metavar="LIST",
+                           help="keep only pages whose text is identified in one of these languages "
+                                "(comma-separated ISO 639-1 codes: en,fr); the others, and pages whose "
+                                "language cannot be identified, are logged as excluded (reason: language)")
         if name in ("extract", "report"):
             p.add_argument("--boilerplate", choices=("none", "crf"),
                            help="crf: drop the blocks the boilerplate CRF labels 'other' before tables, "
@@ -257,14 +262,17 @@ def _convert(args) -> int:
         if getattr(args, "scheduler", None) and getattr(args, "engine", "local") != "dask":
             raise InputError("--scheduler goes with --engine dask")
         report_dir = _report_dir(args, target)
+        languages = _languages(getattr(args, "lang", ""))
     except (ConfigError, InputError, CrfUnavailable) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
     _warn_unused(args, target)
     max_bytes = int(args.max_page_size * 2**20)
-    job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields, report_dir)
+    job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields, report_dir,
+              languages)
     settings = fingerprint(getattr(args, "format", target), job.target, config,
-                           fields + (("report",) if report_dir is not None else ()))
+                           fields + (("report",) if report_dir is not None else ())
+                           + ((f"lang={','.join(languages)}",) if languages else ()))
     include = tuple(args.include)
     stats = InputStats()
     source = records(paths, stats, follow_symlinks=args.follow_symlinks, max_bytes=max_bytes, include=include)
@@ -324,6 +332,15 @@ def _broken_pipe() -> int:
     except (OSError, ValueError):
         pass
     return EXIT_BROKEN_PIPE
+
+
+def _languages(value: str) -> tuple[str, ...]:
+    """The languages of ``--lang`` as ISO 639-1 codes (``en,FR,deu`` -> ``en``, ``fr``, ``de``)."""
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    codes = tuple(dict.fromkeys(normalize_code(v) for v in names))
+    if "" in codes:
+        raise InputError(f"--lang takes language codes (en,fr), not {value!r}")
+    return codes
 
 
 def _warn_unused(args, target: str) -> None:

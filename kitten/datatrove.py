@@ -11,9 +11,9 @@ pipelines, which call trafilatura there).
 
 It takes datatrove ``Document``s whose ``text`` is the HTML (as datatrove's readers give
 it, decoded) and ``metadata["url"]`` the URL, and gives back Kitten's text (one sentence
-per line) with Kitten's ``status`` (``kitten_status``) and language (``language``) in
-the metadata; documents with no text are dropped, as datatrove's extractors do. The gate
-and the settings are those of the ``Config`` given (``Config.from_toml(path)``). Each
+per line) with Kitten's ``status`` (``kitten_status``) and the language identified in the
+text (``language``, as the JSON Lines record's ``lang``: None when unsure) in the metadata;
+documents with no text are dropped, as datatrove's extractors do. The gate and the settings are those of the ``Config`` given (``Config.from_toml(path)``). Each
 page runs in datatrove's sandbox process under its time limit (``timeout``, seconds).
 
 Needs the ``datatrove`` extra: ``pip install 'kitten-text[datatrove]'``.
@@ -26,6 +26,8 @@ from datatrove.utils.typeshelper import StatHints
 
 from kitten.api import extract_result
 from kitten.config import Config
+from kitten.engine import page_text
+from kitten.language import identify
 
 
 class KittenExtractor(BaseExtractor):
@@ -44,8 +46,8 @@ class KittenExtractor(BaseExtractor):
     def extract_with_status(self, text: str, url: str | None = None) -> tuple[str, str, str | None]:
         """(text, Kitten's status, language) of one page."""
         result = extract_result(text, url=url, config=self.config)
-        doc = result.products.get("structure")
-        return result.output or "", result.status, doc.lang if doc is not None else None
+        page = page_text(result)
+        return result.output or "", result.status, identify(page).lang if page else None
 
     def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
         with ExtractorSandbox(timeout=self.timeout, warmup_text=("", None)) as sandbox:

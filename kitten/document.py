@@ -190,7 +190,7 @@ class Removal:
 @dataclass(slots=True)
 class Document:
     blocks: list[Block]
-    lang: str  # "en", "fr" ... (from lang attributes, the config, or the default)
+    lang: str  # "en", "fr" ... the language of the rules (declared, guessed from function words, or the default)
     title: str = ""
     #: what the page declares about itself (``kitten.metadata``)
     metadata: PageMetadata = field(default_factory=PageMetadata)
@@ -220,6 +220,9 @@ class Document:
     #: the kind of page (``kitten.page_type.PageType``: article, forum, product ...), read
     #: when the gate runs; None otherwise
     page_type: Any = None
+    #: the language the page declares (``structure.declared_language``: ISO 639-1 when it
+    #: has one), None when it declares none
+    declared_lang: str | None = None
 
     def original(self, element) -> str | None:
         """The path of ``element`` in the original page, None when unknown (an element

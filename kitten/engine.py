@@ -20,6 +20,7 @@ from kitten.fallback import plain_text_dump
 from kitten.io.files import MAX_PAGE_BYTES, atomic_write, output_path
 from kitten.io.records import InputError, Record
 from kitten.io.sources import TooLarge, load
+from kitten.language import identify
 from kitten.page import Page
 from kitten.pipeline import DUMPS, PageResult, Target, run_page
 from kitten.report.page import write_report
@@ -43,6 +44,8 @@ class Job:
     max_bytes: int = MAX_PAGE_BYTES
     fields: tuple[str, ...] = ()  # JSON Lines extras, from JSONL_FIELDS
     report_dir: Path | None = None  # write each page's visual report here (kitten.report)
+    #: keep only pages identified in these languages (``--lang``; empty: every page)
+    languages: tuple[str, ...] = ()
 
 
 @dataclass
@@ -57,7 +60,12 @@ class Outcome:
     output: str | None = None  # the XHTML, text, JSON or CLEANEVAL text; the dump for fallbacks
     suffix: str = ".txt"  # the output's file suffix
     events: list[dict] = field(default_factory=list)
+    #: the language identified in the text (``kitten.language.identify``: ISO 639-1), None
+    #: when the text is too short or the identification unsure; and its probability
     lang: str | None = None
+    lang_score: float | None = None
+    #: the language the page declares (ISO 639-1 when it has one), None when none
+    declared_lang: str | None = None
     title: str | None = None
     metadata: dict[str, str] = field(default_factory=dict)
     #: the kind of page and its probability (``kitten.page_type``), when the gate ran
@@ -92,7 +100,7 @@ def convert(record: Record, job: Job) -> Outcome:
                           job.config, job.target,
                           provenance=job.target == "json" or job.report_dir is not None
                           or not {"blocks", "sentences"}.isdisjoint(job.fields))
-        outcome = _outcome(record, result, len(data), job.fields)
+        outcome = keep_languages(_outcome(record, result, len(data), job.fields), job.languages)
     except Exception as exc:  # noqa: BLE001 - run_page never raises; a bug here must not lose the page
         reason = f"{type(exc).__name__}: {exc}"
         return Outcome(record, "failed", reason, len(data), events=[{"step": "engine", "kind": "failed", "message": reason}])
@@ -120,7 +128,11 @@ def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, .
     outcome = Outcome(record, result.status, reason, size, decoded.encoding if decoded else None,
                       result.output, result.output_suffix, events)
     if doc is not None:
-        outcome.lang, outcome.title, outcome.metadata = doc.lang, doc.title, doc.metadata.as_dict()
+        outcome.declared_lang, outcome.title, outcome.metadata = doc.declared_lang, doc.title, doc.metadata.as_dict()
+    text = page_text(result)
+    if text:
+        found = identify(text)
+        outcome.lang, outcome.lang_score = found.lang, found.score
     kind = result.products.get("page_type")
     if kind is not None:
         outcome.page_type, outcome.page_type_probability = kind.label, round(kind.probability, 4)
@@ -136,6 +148,28 @@ def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, .
             outcome.extra[name] = gate_readings(result.products.get(name) or [], locate)
         elif name in ("tables", "lists"):
             outcome.extra[name] = readings(result.products.get(name) or [])
+    return outcome
+
+
+def page_text(result: PageResult) -> str | None:
+    """The text a page's language is identified in: its sentences, one a line (what the
+    text format writes), or the plain-text dump of a fallback; None when it has none."""
+    sentences = result.products.get("segment")
+    if sentences is not None and result.status == "done":
+        return "\n".join(s.text for s in sentences)
+    return result.output if result.status == "fallback" else None
+
+
+def keep_languages(outcome: Outcome, languages: tuple[str, ...]) -> Outcome:
+    """``outcome``, or, when ``languages`` are given and the page's identified language is
+    not one of them (or none was identified), the same excluded with the reason
+    ``language: ...`` and no output."""
+    if not languages or outcome.status not in ("done", "fallback") or outcome.lang in languages:
+        return outcome
+    found = outcome.lang or "not identified"
+    reason = f"language: {found} (kept: {', '.join(languages)})"
+    outcome.events.append({"step": "language", "kind": "excluded", "message": reason})
+    outcome.status, outcome.reason, outcome.output = "excluded", reason, None
     return outcome
 
 

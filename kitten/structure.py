@@ -26,7 +26,7 @@ from lxml import etree
 
 from kitten.config import StructureConfig
 from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Removal
-from kitten.language import blocks_sample, detect
+from kitten.language import blocks_sample, detect, normalize_code
 from kitten.metadata import json_ld_scripts, page_metadata
 from kitten.native import checked
 from kitten.log import PageLog
@@ -346,7 +346,7 @@ def _own_names(value: str) -> str:
 
 def build_document(root: etree._Element, config: StructureConfig, log: PageLog, rules: str = "") -> Document:
     """Make the ``Document`` of a normalized XHTML tree (``root`` is its ``html`` element)."""
-    declared = _language(root)
+    declared = declared_language(root)
     title = ""
     head = root.find(_NS + "head")
     if head is not None:
@@ -354,7 +354,7 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
         if t is not None and t.text:
             title = " ".join(t.text.split())
     body = root.find(_NS + "body")
-    doc = Document(blocks=[], lang=declared or config.default_language, title=title)
+    doc = Document(blocks=[], lang=declared or config.default_language, title=title, declared_lang=declared or None)
     walker = _Walker(doc, config, rules)
     if body is not None:
         if body.find(".//" + _NS + "noscript") is not None:
@@ -435,15 +435,22 @@ _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 LANGUAGE_SAMPLE = 2000
 
 
-def _language(root) -> str:
-    """The language of ``lang``/``xml:lang`` on ``html`` or ``body`` ("" when none); else
-    ``build_document`` asks the detector (``kitten.language``) about the first 2,000
-    characters of the extracted text, else takes the configured default."""
+def declared_language(root) -> str:
+    """The language the page declares, as an ISO 639-1 code when it has one
+    (``kitten.language.normalize_code``): ``lang``/``xml:lang`` on ``html`` or ``body``,
+    else ``<meta http-equiv="content-language">`` (its first code); "" when none. When
+    it is "", ``build_document`` asks the detector (``kitten.language``) about the first
+    2,000 characters of the extracted text for its rules, else takes the configured default."""
     for el in (root, root.find(_NS + "body")):
         if el is not None:
-            lang = (el.get("lang") or el.get(_XML_LANG) or "").strip()
-            if lang:
-                return lang.split("-")[0].split("_")[0].lower()
+            code = normalize_code(el.get("lang") or el.get(_XML_LANG) or "")
+            if code:
+                return code
+    head = root.find(_NS + "head")
+    if head is not None:
+        for meta in head.iter(_NS + "meta"):
+            if (meta.get("http-equiv") or "").strip().lower() == "content-language":
+                return normalize_code((meta.get("content") or "").split(",")[0])
     return ""
 
 

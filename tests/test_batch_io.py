@@ -4,6 +4,7 @@ for, resumable runs, time limits, hostile inputs. WARC files are written by the 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import signal
@@ -36,7 +37,8 @@ def build_warc(path: Path) -> dict[str, bytes]:
     of the records that must be converted."""
     records = [
         # charset only in the HTTP header (the page declares nothing)
-        warc_record("https://example.org/a", PAGE_A, http_headers={"Content-Type": "text/html; charset=ISO-8859-1"}),
+        warc_record("https://example.org/a", PAGE_A, http_headers={"Content-Type": "text/html; charset=ISO-8859-1"},
+                    payload_digest="sha1:PAGEADIGEST"),
         warc_record("https://example.org/logo.png", b"\x89PNG\r\n\x1a\n" + bytes(40),
                     http_headers={"Content-Type": "image/png"}),
         warc_record("https://example.org/b", _chunked(gzip.compress(PAGE_B, mtime=0)),
@@ -83,6 +85,16 @@ def test_warc_records_become_jsonl_records(tmp_path: Path, capsys) -> None:
     assert "Le café de la gare ouvre à sept heures." in a["text"]  # charset from the HTTP header
     assert a["encoding"] == "windows-1252" and a["lang"] == "fr" and a["title"] == "Café"
     assert a["author"] == "Ann Smith" and a["site_name"] == "Example News"
+    # the fields to filter and deduplicate on
+    assert a["declared_lang"] == "fr" and 0.5 <= a["lang_score"] <= 1
+    assert a["host"] == "example.org" and a["http_status"] == 200
+    assert a["content_type"] == "text/html; charset=ISO-8859-1" and a["warc_payload_digest"] == "sha1:PAGEADIGEST"
+    assert a["words"] == 11 and a["chars"] == len(a["text"])
+    assert a["text_hash"] == hashlib.sha256(" ".join(a["text"].split()).encode()).hexdigest()
+    b, c = converted[1:]
+    assert b["warc_payload_digest"] is None and b["declared_lang"] is None and b["lang"] == "en"
+    assert c["http_status"] is None  # a resource record has no HTTP message
+    assert truncated["words"] is truncated["chars"] is truncated["text_hash"] is None
     # the same pages given as files give the same text
     for url, page in pages.items():
         f = tmp_path / (url.rsplit("/", 1)[1] + ".html")
@@ -368,7 +380,7 @@ def test_jsonl_fields_on_request(tmp_path: Path, capsys) -> None:
 
 def test_records_match_the_schema(tmp_path: Path, capsys) -> None:
     schema = json.loads((ROOT / "kitten" / "schema" / "record.schema.json").read_text(encoding="utf-8"))
-    assert schema["version"] == 2
+    assert schema["version"] == 3
     warc = tmp_path / "crawl.warc.gz"
     build_warc(warc)
     out = tmp_path / "out.jsonl"

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import codecs
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

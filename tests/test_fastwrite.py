@@ -9,7 +9,6 @@ characters XML does not allow), and real pages of the shared corpora.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 

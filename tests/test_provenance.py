@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, note

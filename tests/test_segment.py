@@ -264,7 +264,6 @@ def test_locators_are_lxml_element_paths() -> None:
     """``Document.locate`` counts each parent's children once; its locators are lxml's
     ``getelementpath`` ones (comments skipped, ``[n]`` only among same-name siblings),
     on a hand-made tree and on the shared pages."""
-    from pathlib import Path
 
     from kitten.document import Locators
     from kitten.structure import parse_xhtml

@@ -2,7 +2,6 @@
 the quick tests the C walk makes before asking Python."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from lxml import etree

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 class InputError(OSError):
@@ -29,8 +30,20 @@ class Record:
     offset: int | None = None  # byte offset of the WARC record in its (compressed) file
     date: str | None = None  # WARC-Date
     content_type: str | None = None  # the HTTP (or WARC) Content-Type, charset included
+    http_status: int | None = None  # the HTTP status code of a WARC response record
+    payload_digest: str | None = None  # WARC-Payload-Digest ("sha1:BASE32...")
     skip: str = ""
 
     @property
     def headers(self) -> dict[str, str] | None:
         return {"Content-Type": self.content_type} if self.content_type else None
+
+    @property
+    def host(self) -> str | None:
+        """The host of ``url``, lower case, without port or user (None without a URL)."""
+        if not self.url:
+            return None
+        try:
+            return urlsplit(self.url).hostname or None
+        except ValueError:  # a malformed URL (an unclosed IPv6 bracket)
+            return None

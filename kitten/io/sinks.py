@@ -15,6 +15,7 @@ log line, a record in a JSON Lines file, a shard in the manifest.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import sys
@@ -25,6 +26,7 @@ from kitten.engine import Outcome
 from kitten.io.files import atomic_write, output_path
 from kitten.io.fingerprint import RUN_NAME, Fingerprint, read_fingerprint, write_fingerprint
 from kitten.io.records import InputError, Record
+from kitten.language import count_words
 from kitten.lists import LINK_ITEM_REMOVED
 from kitten.metadata import PageMetadata
 
@@ -38,8 +40,6 @@ LOGGED_KINDS = frozenset({"excluded", "fallback", "failed", "timeout", "encoding
                           "boilerplate-fallback", "note"})
 #: the metadata fields of a record, in order (kitten/metadata.py)
 METADATA_FIELDS = tuple(f.name for f in dataclasses.fields(PageMetadata))
-#: schema version of the JSON Lines records (kitten/schema/record.schema.json)
-SCHEMA_VERSION = 1
 
 
 def log_line(outcome: Outcome, written: str | None, detail: bool) -> dict:
@@ -145,18 +145,31 @@ class FolderSink:
         self.removed.close()
 
 
+def text_hash(text: str) -> str:
+    """The record's ``text_hash``: SHA-256 (hex) of the UTF-8 text with every run of white
+    space made one space and the ends stripped, so that the same words in the same order
+    give the same hash whatever the line breaks."""
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def jsonl_record(outcome: Outcome) -> dict:
     """The JSON Lines record of an outcome (kitten/schema/record.schema.json)."""
     r = outcome.record
+    text = outcome.output if outcome.status != "excluded" else None
     rec: dict[str, Any] = {
-        "id": r.id, "url": r.url, "record_id": r.record_id, "source": r.source, "offset": r.offset,
-        "date": r.date, "status": outcome.status, "reason": outcome.reason or None,
-        "encoding": outcome.encoding, "lang": outcome.lang, "title": outcome.title or None,
+        "id": r.id, "url": r.url, "host": r.host, "record_id": r.record_id, "source": r.source,
+        "offset": r.offset, "date": r.date, "http_status": r.http_status, "content_type": r.content_type,
+        "warc_payload_digest": r.payload_digest, "status": outcome.status, "reason": outcome.reason or None,
+        "encoding": outcome.encoding, "lang": outcome.lang, "lang_score": outcome.lang_score,
+        "declared_lang": outcome.declared_lang, "title": outcome.title or None,
     }
     for key in METADATA_FIELDS:
         rec[key] = outcome.metadata.get(key) or None
     rec["page_type"], rec["page_type_probability"] = outcome.page_type, outcome.page_type_probability
-    rec["text"] = outcome.output if outcome.status != "excluded" else None
+    rec["words"] = count_words(text) if text is not None else None
+    rec["chars"] = len(text) if text is not None else None
+    rec["text_hash"] = text_hash(text) if text is not None else None
+    rec["text"] = text
     rec.update(outcome.extra)
     return rec
 

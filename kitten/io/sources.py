@@ -10,6 +10,7 @@ a record, with its ``skip`` reason.
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -121,10 +122,24 @@ def is_warc_stream(fh: BinaryIO, name: str) -> bool:
 
 
 def _ids(found: list[Found]) -> list[str]:
-    """Each file's record id: its path relative to the folder given, or the path as found
-    when two inputs share that."""
-    rels = Counter(str(f.rel) for f in found)
-    return [str(f.rel) if rels[str(f.rel)] == 1 else str(f.path) for f in found]
+    """Each file's record id: its path relative to the input argument that found it (a
+    file given by name: its name), the same whatever form the argument took (``ce``,
+    ``./ce``, ``/data/set/ce``). Files whose relative paths clash (two folders holding
+    ``1.html``) get as many of their parent folders before it as tell them apart
+    (``ce/1.html``, ``other/1.html``: the folders' own names first), read off the
+    absolute path (``os.path.abspath``: ``.`` and ``..`` undone, symlinks kept)."""
+    ids = [str(f.rel) for f in found]
+    clashes = Counter(ids)
+    group = [i for i, rid in enumerate(ids) if clashes[rid] > 1]
+    parts = {i: Path(os.path.abspath(found[i].path)).parts for i in group}
+    depth = {i: len(found[i].rel.parts) for i in group}
+    while group:
+        for i in group:
+            depth[i] = min(depth[i] + 1, len(parts[i]))
+            ids[i] = str(Path(*parts[i][-depth[i]:]))
+        clashes = Counter(ids)
+        group = [i for i in group if clashes[ids[i]] > 1 and depth[i] < len(parts[i])]
+    return ids
 
 
 def _stdin_records(stream: BinaryIO, stats: InputStats, max_bytes: int) -> Iterator[Record]:

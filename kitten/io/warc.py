@@ -3,8 +3,8 @@ the fastest maintained one).
 
 Every ``response`` and ``resource`` record whose content type is HTML-like becomes a
 ``Record`` that keeps its identity (``WARC-Target-URI``, ``WARC-Record-ID``, ``WARC-Date``,
-source file, byte offset) and its HTTP ``Content-Type`` (the decode step reads the charset
-there). FastWARC undoes chunked transfer and ``Content-Encoding`` (gzip, deflate, br).
+``WARC-Payload-Digest``, source file, byte offset), its HTTP status and its HTTP
+``Content-Type`` (the decode step reads the charset there). FastWARC undoes chunked transfer and ``Content-Encoding`` (gzip, deflate, br).
 Other records are counted in ``WarcCounts`` (by reason), not converted. A corrupt record
 is counted and logged, and the records after it are still read where the format allows
 (per-record gzip, as Common Crawl writes it, lets the reader find the next one).
@@ -94,7 +94,9 @@ def read_warc(stream: BinaryIO | str, source: str, stem: Path, counts: WarcCount
         http = rec.http_headers if rec.is_http else None
         ctype = http.get("Content-Type") if http is not None else head.get("Content-Type")
         ident = dict(url=head.get("WARC-Target-URI") or None, record_id=rec.record_id or None,
-                     offset=offset, date=head.get("WARC-Date") or None, content_type=ctype)
+                     offset=offset, date=head.get("WARC-Date") or None, content_type=ctype,
+                     http_status=http.status_code or None if http is not None else None,
+                     payload_digest=head.get("WARC-Payload-Digest") or None)
         stem_of = stem / str(offset)
         if http is not None and not http.status_code:
             reason = "truncated or malformed HTTP message"
@@ -217,7 +219,8 @@ def _resync(stream, start: int) -> int | None:
 
 def warc_record(url: str, body: bytes, *, http_headers: dict[str, str] | None = None,
                 record_type: str = "response", date: str = "2024-01-01T00:00:00Z",
-                status: str = "200 OK", record_id: str | None = None, compress: bool = True) -> bytes:
+                status: str = "200 OK", record_id: str | None = None, compress: bool = True,
+                payload_digest: str | None = None) -> bytes:
     """One WARC/1.1 record (``response`` with an HTTP message around ``body``, or
     ``resource``/``revisit``... with ``body`` as it is), gzip-compressed on its own as
     Common Crawl writes them. For tests and benchmarks that build WARC files."""
@@ -233,6 +236,7 @@ def warc_record(url: str, body: bytes, *, http_headers: dict[str, str] | None = 
         ctype = (http_headers or {}).get("Content-Type", "text/html")
     rid = record_id or f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, url + record_type)}>"
     warc = (f"WARC/1.1\r\nWARC-Type: {record_type}\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\n"
-            f"WARC-Record-ID: {rid}\r\nContent-Type: {ctype}\r\nContent-Length: {len(block)}\r\n\r\n")
+            f"WARC-Record-ID: {rid}\r\nContent-Type: {ctype}\r\nContent-Length: {len(block)}\r\n"
+            + (f"WARC-Payload-Digest: {payload_digest}\r\n" if payload_digest else "") + "\r\n")
     raw = warc.encode("utf-8") + block + b"\r\n\r\n"
     return gzip.compress(raw, mtime=0) if compress else raw

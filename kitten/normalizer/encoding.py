@@ -49,7 +49,7 @@ from typing import Iterable, Mapping, NamedTuple
 
 from kitten.config import DecodeConfig
 from kitten.log import PageLog
-from kitten.whatwg_encodings import ASCII_WS as _ASCII_WS, C1_FALLBACK, LABELS, MULTI_BYTE, PYTHON_CODECS, resolve_label
+from kitten.whatwg_encodings import ASCII_WS as _ASCII_WS, C1_FALLBACK, MULTI_BYTE, PYTHON_CODECS, resolve_label
 from kitten.page import Decoded, EncodingSource
 
 __all__ = ["resolve_label", "resolve_lenient", "decode", "decode_as", "prescan", "measure", "badness"]

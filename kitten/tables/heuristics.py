@@ -131,7 +131,6 @@ def value_row(v: TableView) -> int:
 
 
 def th_column(v: TableView) -> int:
-    g = v.grid
     n = 0
     for col in v.cols:
         body = [c for c in col if c.row > 0]
