@@ -7,6 +7,7 @@
     kitten extract page.html            # one page: the text on standard output
     kitten report PATH... -o DIR        # DIR/a/b/page.report.html: every decision drawn; DIR/index.html
     kitten extract crawl.warc.gz --format jsonl -o out.jsonl.gz   # one JSON line per page
+    kitten extract crawl.warc.gz --format parquet -o out/         # the same records, Parquet shards
     kitten eval OUT... --gold GOLD      # SOW overlap of output folders with a gold folder
 
 PATH is a file (HTML, gzip, or WARC, recognised by content), a folder (walked), or ``-``
@@ -44,6 +45,8 @@ from kitten.io.sources import STDIN, InputStats, check_inputs, read_input_list, 
 from kitten.language import normalize_code
 from kitten.workers import Interrupted, run_records
 
+#: the formats of one record per input (kitten/schema/record.schema.json)
+RECORD_FORMATS = ("jsonl", "parquet")
 #: default per-worker address-space limit (MiB; 0: none)
 DEFAULT_MAX_MEMORY = 6144
 #: exit code when standard output was closed by its reader (128 + SIGPIPE, as the shell
@@ -99,15 +102,19 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--report", nargs="?", const="", metavar="DIR",
                            help="also write each page's visual report (page.report.html) and index.html to DIR "
                                 "(default: the output folder -o)")
-            p.add_argument("--format", choices=("text", "blocks", "json", "cleaneval", "jsonl"), default="text",
+            p.add_argument("--format", choices=("text", "blocks", "json", "cleaneval") + RECORD_FORMATS,
+                           default="text",
                            help="text: one sentence per line (.txt); blocks: one block (paragraph, heading, "
                                 "item) per line, its sentences not split (.txt); json: blocks and sentences "
                                 "with their locators (.json); cleaneval: URL line, then one block "
                                 "a line after its <p>, <h> or <l> marker (.txt); jsonl: one JSON record "
-                                "per input (kitten/schema/record.schema.json) in the file -o")
+                                "per input (kitten/schema/record.schema.json) in the file -o; parquet: "
+                                "the same records as typed columns, in shards part-00000.parquet ... in the "
+                                "folder -o (needs pyarrow: the parquet extra)")
             p.add_argument("--shard-size", type=int, default=0, metavar="N",
                            help="with --format jsonl: write -o as a folder of shards part-00000.jsonl.gz ... "
-                                "of N records, each renamed into place when complete (a re-run resumes by shard)")
+                                "of N records, each renamed into place when complete (a re-run resumes by shard); "
+                                "with --format parquet: records a shard holds (default 10000)")
             p.add_argument("--engine", choices=("local", "dask"), default="local",
                            help="local: worker processes on this machine (default); dask: one task per WARC "
                                 "file (or 64 other files) on a Dask cluster, each writing its own shard "
@@ -116,8 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--scheduler", metavar="ADDRESS",
                            help="with --engine dask: the scheduler to use (tcp://host:8786); default: a local "
                                 "cluster of --jobs worker processes")
-            p.add_argument("--jsonl-fields", default="", metavar="LIST",
-                           help="with --format jsonl: comma-separated extras for each record: "
+            p.add_argument("--fields", "--jsonl-fields", dest="jsonl_fields", default="", metavar="LIST",
+                           help="with --format jsonl or parquet: comma-separated extras for each record: "
                                 + ", ".join(JSONL_FIELDS))
             p.add_argument("--lang", default="", metavar="LIST",
                            help="keep only pages whose text is identified in one of these languages "
@@ -245,11 +252,13 @@ def _convert(args) -> int:
         fields = tuple(f.strip() for f in getattr(args, "jsonl_fields", "").split(",") if f.strip())
         unknown = [f for f in fields if f not in JSONL_FIELDS]
         if unknown:
-            raise InputError(f"unknown --jsonl-fields {', '.join(unknown)} (known: {', '.join(JSONL_FIELDS)})")
-        if getattr(args, "shard_size", 0) and (target != "jsonl" or args.output in (None, "-")):
-            raise InputError("--shard-size goes with --format jsonl and a folder -o")
-        if fields and target != "jsonl":
-            raise InputError("--jsonl-fields goes with --format jsonl (--format json has every part)")
+            raise InputError(f"unknown --fields {', '.join(unknown)} (known: {', '.join(JSONL_FIELDS)})")
+        if getattr(args, "shard_size", 0) and (target not in RECORD_FORMATS or args.output in (None, "-")):
+            raise InputError("--shard-size goes with --format jsonl or parquet and a folder -o")
+        if fields and target not in RECORD_FORMATS:
+            raise InputError("--fields goes with --format jsonl or parquet (--format json has every part)")
+        if target == "parquet":
+            _check_parquet(args)
         if args.page_timeout < 0 or args.max_memory < 0 or args.max_page_size <= 0:
             raise InputError("--page-timeout and --max-memory take 0 or more, --max-page-size more than 0")
         if getattr(args, "engine", "local") == "dask" and (target != "jsonl" or not args.output
@@ -268,7 +277,7 @@ def _convert(args) -> int:
         return 2
     _warn_unused(args, target)
     max_bytes = int(args.max_page_size * 2**20)
-    job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields, report_dir,
+    job = Job("text" if target in RECORD_FORMATS else target, config, args.dump_dir, max_bytes, fields, report_dir,
               languages)
     settings = fingerprint(getattr(args, "format", target), job.target, config,
                            fields + (("report",) if report_dir is not None else ())
@@ -289,7 +298,7 @@ def _convert(args) -> int:
     if getattr(args, "engine", "local") == "dask":
         return _convert_on_dask(args, paths, job, jobs, settings)
     try:
-        sink = _sink(args, target, settings)
+        sink = _sink(args, target, settings, fields)
         summary = run(source, job, sink, progress=None if args.quiet else sys.stderr, inputs=stats, **limits)
     except BrokenPipeError:  # the reader of standard output is gone (-o - | head): stop, quietly
         return _broken_pipe()
@@ -308,13 +317,18 @@ def _convert(args) -> int:
     return 1 if summary.interrupted else 0
 
 
-def _sink(args, target: str, settings):
+def _sink(args, target: str, settings, fields: tuple[str, ...]):
     """Where the outcomes go: standard output (``-o -``, or no ``-o`` for JSON Lines), a
-    JSON Lines file or shards, an output folder."""
+    JSON Lines file or shards, Parquet shards (with the extras ``fields``), an output folder."""
     if args.output in (None, "-"):
         return JsonlStreamSink() if target == "jsonl" else StreamSink()
     if target == "jsonl" and args.shard_size:
         return JsonlShardSink(Path(args.output), args.shard_size, overwrite=args.overwrite, fingerprint=settings)
+    if target == "parquet":
+        from kitten.io.parquet import DEFAULT_SHARD_SIZE, ParquetShardSink
+
+        return ParquetShardSink(Path(args.output), args.shard_size or DEFAULT_SHARD_SIZE, fields,
+                                overwrite=args.overwrite, fingerprint=settings)
     if target == "jsonl":
         return JsonlFileSink(Path(args.output), overwrite=args.overwrite, fingerprint=settings)
     return FolderSink(Path(args.output), removed_log=target != "xhtml", detail=args.log_level == "events",
@@ -346,7 +360,7 @@ def _languages(value: str) -> tuple[str, ...]:
 def _warn_unused(args, target: str) -> None:
     """One line on standard error for each option given that this run does not use."""
     to_stdout = args.output in (None, "-")
-    folder = not to_stdout and target != "jsonl" and getattr(args, "engine", "local") == "local"
+    folder = not to_stdout and target not in RECORD_FORMATS and getattr(args, "engine", "local") == "local"
     unused = []
     if args.log_level != "page" and not folder:
         unused.append("--log-level events: the log is written only beside an output folder -o")
@@ -372,7 +386,7 @@ def _report_dir(args, target: str) -> Path | None:
         raise InputError("--report goes with the local engine")
     if chosen:
         return Path(chosen)
-    if target == "jsonl" or not args.output or args.output == "-":
+    if target in RECORD_FORMATS or not args.output or args.output == "-":
         raise InputError("--report without DIR writes next to the output folder -o: give --report DIR")
     return Path(args.output)
 
@@ -424,6 +438,16 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> i
         for failure in result.failed[:10]:
             print(f"  {failure}", file=sys.stderr)
     return 1 if result.failed else 0
+
+
+def _check_parquet(args) -> None:
+    """``--format parquet`` writes a folder, with pyarrow."""
+    if args.output in (None, "-"):
+        raise InputError("--format parquet writes shards to a folder: give -o DIR (standard output takes --format jsonl)")
+    try:
+        import pyarrow.parquet  # noqa: F401
+    except ImportError as exc:
+        raise InputError(f"--format parquet needs pyarrow: pip install 'kitten-text[parquet]' ({exc})") from exc
 
 
 def _check_models(config: Config, target: str) -> None:

@@ -357,7 +357,7 @@ def test_unwritable_output_subfolder_fails_that_page_only(tmp_path: Path, capsys
     (["--format", "jsonl", "-o", "/proc/kitten.jsonl"], "kitten: "),
     (["-o", "/proc/version/out"], "cannot create the output folder"),
     (["--format", "jsonl", "-o", "out.txt"], ".jsonl or .jsonl.gz"),
-    (["--jsonl-fields", "nonsense", "--format", "jsonl"], "unknown --jsonl-fields"),
+    (["--jsonl-fields", "nonsense", "--format", "jsonl"], "unknown --fields"),
 ])
 def test_bad_output_is_a_one_line_error(tmp_path: Path, capsys, argv, message) -> None:
     page = tmp_path / "p.html"
