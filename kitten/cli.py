@@ -34,7 +34,6 @@ from kitten.batch import print_summary, run
 from kitten.boilerplate.crf import CrfUnavailable, check_available
 from kitten.config import PRESETS, Config, ConfigError, with_preset
 from kitten.engine import JSONL_FIELDS, Job, Outcome
-from kitten.evaluation.report import add_arguments as add_eval_arguments
 from kitten.io.files import MAX_PAGE_BYTES
 from kitten.io.fingerprint import fingerprint
 from kitten.io.jsonl import JsonlFileSink, JsonlShardSink, JsonlStreamSink
@@ -50,7 +49,9 @@ DEFAULT_MAX_MEMORY = 6144
 EXIT_BROKEN_PIPE = 141
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command's parser; with ``argv``, the options of ``kitten eval`` are added only
+    when it is asked for (they import the scorers, which a conversion does not need)."""
     parser = argparse.ArgumentParser(prog="kitten", description="Crawled HTML in, parser-ready text out.")
     parser.add_argument("--version", action="version", version=f"kitten {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -131,8 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
                            help="with the gate: keep a block whose probability of being content is at "
                                 "least P (0-1; lower keeps more text and more noise; default from "
                                 "[boilerplate] keep_threshold)")
-    add_eval_arguments(sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
-                                                   "overlap: P, R, F1, boundary cases)"))
+    scorer = sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
+                                         "overlap: P, R, F1, boundary cases)")
+    if argv is None or "eval" in argv:
+        from kitten.evaluation.report import add_arguments as add_eval_arguments
+
+        add_eval_arguments(scorer)
     annotate = sub.add_parser("annotate", help="label corpus items for training (tables)")
     what = annotate.add_subparsers(dest="what", required=True)
     a = what.add_parser("tables", help="label leaf tables data/layout (and their cells with --cells)")
@@ -180,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     if args.command == "eval":
         from kitten.evaluation.report import run as run_eval
 
@@ -410,16 +416,19 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> i
 
 
 def _check_models(config: Config, target: str) -> None:
-    """Load the configured models now: one that cannot be loaded stops the run at start."""
+    """A configured tables model that is missing or cannot be read stops the run at start.
+    The models themselves are loaded when a page first needs them (the cell model only
+    for a data table), in the process that converts it."""
     if target == "xhtml" or not config.tables.enabled:
         return
-    from kitten.tables import models
+    from kitten.resources import classifiers_dir
+    from kitten.tables import CELL_MODEL, TABLE_MODEL
 
-    try:
-        models(config.rules.classifiers)
-    except (OSError, ValueError, KeyError) as exc:
-        raise ConfigError(f"the tables model cannot be loaded: {exc} (set [rules] classifiers, "
-                          "or rebuild it with kitten train tables)") from exc
+    for name in (TABLE_MODEL, CELL_MODEL):
+        path = classifiers_dir(config.rules.classifiers) / name
+        if not os.access(path, os.R_OK) or not path.is_file():
+            raise ConfigError(f"the tables model cannot be read: {path} (set [rules] classifiers, "
+                              "or rebuild it with kitten train tables)")
 
 
 def _with_boilerplate(config: Config, method: str | None, threshold: float | None = None) -> Config:

@@ -23,11 +23,6 @@ from typing import Any
 
 from kitten.whatwg_encodings import resolve_label
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 
 class ConfigError(ValueError):
     """A configuration file or value that cannot be used."""
@@ -318,6 +313,10 @@ class Config:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> "Config":
+        if sys.version_info >= (3, 11):  # imported here: a run without --config does not need it
+            import tomllib
+        else:  # pragma: no cover
+            import tomli as tomllib
         try:
             with open(path, "rb") as fh:
                 data = tomllib.load(fh)
