@@ -289,8 +289,6 @@ def _convert(args) -> int:
     _warn_unused(args, target)
     max_bytes = int(args.max_page_size * 2**20)
     job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields, report_dir)
-    settings = fingerprint(getattr(args, "format", target), job.target, config,
-                           fields + (("report",) if report_dir is not None else ()))
     include = tuple(args.include)
     stats = InputStats()
     source = records(paths, stats, follow_symlinks=args.follow_symlinks, max_bytes=max_bytes, include=include)
@@ -304,6 +302,9 @@ def _convert(args) -> int:
         if report_dir is not None:
             _write_index(report_dir, None, args.quiet)
         return code
+    # what decides the outputs a re-run would resume (a page printed has none: not made for it)
+    settings = fingerprint(getattr(args, "format", target), job.target, config,
+                           fields + (("report",) if report_dir is not None else ()))
     progress = Progress(progress_mode(args.progress or ("none" if args.quiet else None), sys.stderr))
     if getattr(args, "engine", "local") == "dask":
         return _convert_on_dask(args, paths, job, jobs, settings, progress)

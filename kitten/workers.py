@@ -157,9 +157,11 @@ def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], A
     """Convert every record in ``jobs`` worker processes and call ``done`` with each
     outcome, in input order. Raises ``Interrupted`` after Ctrl-C, SIGTERM or SIGHUP
     (workers stopped, outcomes so far delivered; the records in flight have none)."""
-    # forked where the system can (Linux): a worker starts with the models already loaded
-    # and in no time, also when the caller has another start method set (a Dask worker
-    # process has spawn: each task's worker would import Kitten and load its models again)
+    # forked where the system can (Linux): a worker starts in no time with the parent's
+    # imports (and whatever the parent loaded: a Dask task's warm-up models), also when
+    # the caller has another start method set (a Dask worker process has spawn: each
+    # task's worker would import Kitten and load its models again). The models are loaded
+    # when a page first needs them, in the worker (kitten.tables.table_model, cell_model).
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
     workers = [_Worker(ctx, job, memory_limit) for _ in range(max(1, jobs))]
     source = iter(records)
