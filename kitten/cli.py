@@ -18,15 +18,19 @@ line holding only the ASCII record separator, JSON Lines as they are). Options:
 ``--jobs N`` (worker processes), ``--page-timeout S``, ``--overwrite`` (else a re-run
 resumes, under the same settings only: ``kitten.io.fingerprint``). Exit code: 0 when
 every input has an outcome (done, fallback, excluded, failed or timeout, each logged); 1
-when some input has none (the run was interrupted, or one page printed without output);
-2 for usage errors (a re-run with other settings too); 141 when standard output was
-closed by its reader (``kitten ... -o - | head``), as a Unix tool killed by SIGPIPE.
+when one page printed has no output; 2 for usage errors (a re-run with other settings too); 141 when standard output was
+closed by its reader (``kitten ... -o - | head``), as a Unix tool killed by SIGPIPE; 130
+after Ctrl-C (143 after SIGTERM, 129 after SIGHUP), in every command, with one line on
+standard error and no traceback (a batch's says what was done; the same command again
+resumes). ``--progress bar|lines|none``: a bar on a terminal,
+a status line every 30 s otherwise (``kitten.progress``).
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -35,7 +39,6 @@ from kitten.batch import print_summary, run
 from kitten.boilerplate.crf import CrfUnavailable, check_available
 from kitten.config import PRESETS, Config, ConfigError, with_preset
 from kitten.engine import JSONL_FIELDS, Job, Outcome
-from kitten.evaluation.report import add_arguments as add_eval_arguments
 from kitten.io.files import MAX_PAGE_BYTES
 from kitten.io.fingerprint import fingerprint
 from kitten.io.jsonl import JsonlFileSink, JsonlShardSink, JsonlStreamSink
@@ -43,6 +46,7 @@ from kitten.io.records import InputError
 from kitten.io.sinks import FolderSink, StreamSink
 from kitten.io.sources import STDIN, InputStats, check_inputs, read_input_list, records
 from kitten.language import normalize_code
+from kitten.progress import MODES as PROGRESS_MODES, Progress, choose as progress_mode
 from kitten.workers import Interrupted, run_records
 
 #: the formats of one record per input (kitten/schema/record.schema.json)
@@ -52,9 +56,13 @@ DEFAULT_MAX_MEMORY = 6144
 #: exit code when standard output was closed by its reader (128 + SIGPIPE, as the shell
 #: reports a Unix tool killed by it)
 EXIT_BROKEN_PIPE = 141
+#: exit code after Ctrl-C (128 + SIGINT); after another stop signal, 128 + its number
+EXIT_INTERRUPTED = 130
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command's parser; with ``argv``, the options of ``kitten eval`` are added only
+    when it is asked for (they import the scorers, which a conversion does not need)."""
     parser = argparse.ArgumentParser(prog="kitten", description="Crawled HTML in, parser-ready text out.")
     parser.add_argument("--version", action="version", version=f"kitten {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -81,7 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--dump-dir", type=Path, help="write every intermediate file of every page here")
         p.add_argument("--config", type=Path, help="TOML configuration file")
         p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1; 0 = all cores)")
-        p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+        p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+        p.add_argument("--progress", choices=PROGRESS_MODES,
+                       help="bar: a progress bar (total, percentage, rate, time left); lines: a status "
+                            "line every 30 s and at the end; none (default: bar on a terminal, else lines; "
+                            "none with -q)")
         p.add_argument("--page-timeout", type=float, default=60.0, metavar="S",
                        help="time limit per page in seconds (default 60; 0: none); a page past it is "
                             "recorded as timeout with a plain-text dump, and its worker replaced")
@@ -143,8 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
                            help="with the gate: keep a block whose probability of being content is at "
                                 "least P (0-1; lower keeps more text and more noise; default from "
                                 "[boilerplate] keep_threshold)")
-    add_eval_arguments(sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
-                                                   "overlap: P, R, F1, boundary cases)"))
+    scorer = sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
+                                         "overlap: P, R, F1, boundary cases)")
+    if argv is None or "eval" in argv:
+        from kitten.evaluation.report import add_arguments as add_eval_arguments
+
+        add_eval_arguments(scorer)
     annotate = sub.add_parser("annotate", help="label corpus items for training (tables)")
     what = annotate.add_subparsers(dest="what", required=True)
     a = what.add_parser("tables", help="label leaf tables data/layout (and their cells with --cells)")
@@ -192,7 +208,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """The command; Ctrl-C anywhere ends it with one line and exit code 130."""
+    try:
+        return _command(argv)
+    except KeyboardInterrupt:
+        print("kitten: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _command(argv: list[str] | None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     if args.command == "eval":
         from kitten.evaluation.report import run as run_eval
 
@@ -279,9 +305,6 @@ def _convert(args) -> int:
     max_bytes = int(args.max_page_size * 2**20)
     job = Job("text" if target in RECORD_FORMATS else target, config, args.dump_dir, max_bytes, fields, report_dir,
               languages)
-    settings = fingerprint(getattr(args, "format", target), job.target, config,
-                           fields + (("report",) if report_dir is not None else ())
-                           + ((f"lang={','.join(languages)}",) if languages else ()))
     include = tuple(args.include)
     stats = InputStats()
     source = records(paths, stats, follow_symlinks=args.follow_symlinks, max_bytes=max_bytes, include=include)
@@ -295,11 +318,16 @@ def _convert(args) -> int:
         if report_dir is not None:
             _write_index(report_dir, None, args.quiet)
         return code
+    # what decides the outputs a re-run would resume (a page printed has none: not made for it)
+    settings = fingerprint(getattr(args, "format", target), job.target, config,
+                           fields + (("report",) if report_dir is not None else ())
+                           + ((f"lang={','.join(languages)}",) if languages else ()))
+    progress = Progress(progress_mode(args.progress or ("none" if args.quiet else None), sys.stderr))
     if getattr(args, "engine", "local") == "dask":
-        return _convert_on_dask(args, paths, job, jobs, settings)
+        return _convert_on_dask(args, paths, job, jobs, settings, progress)
     try:
         sink = _sink(args, target, settings, fields)
-        summary = run(source, job, sink, progress=None if args.quiet else sys.stderr, inputs=stats, **limits)
+        summary = run(source, job, sink, progress=progress, inputs=stats, **limits)
     except BrokenPipeError:  # the reader of standard output is gone (-o - | head): stop, quietly
         return _broken_pipe()
     except InputError as exc:
@@ -308,13 +336,16 @@ def _convert(args) -> int:
     except OSError as exc:  # the sink cannot write any more (a full disk): the run stops
         print(f"kitten: cannot write the output: {exc}; run the same command again to resume", file=sys.stderr)
         return 1
-    if not args.quiet or summary.interrupted:
+    if summary.interrupted:  # one line: what was done, and how to go on
+        print(summary.line(), file=sys.stderr)
+        return 128 + summary.signal
+    if not args.quiet:
         print_summary(summary)
-        if isinstance(sink, FolderSink) and not args.quiet:
+        if isinstance(sink, FolderSink):
             print(f"log: {sink.log_path}", file=sys.stderr)
     if report_dir is not None:
         _write_index(report_dir, sink.log_path if isinstance(sink, FolderSink) else None, args.quiet)
-    return 1 if summary.interrupted else 0
+    return 0
 
 
 def _sink(args, target: str, settings, fields: tuple[str, ...]):
@@ -399,7 +430,7 @@ def _write_index(report_dir: Path, log_path: Path | None, quiet: bool) -> None:
         print(f"report: {path}", file=sys.stderr)
 
 
-def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> int:
+def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings, progress: Progress) -> int:
     """``--engine dask``: the shards written by tasks on a Dask cluster (``kitten.dask``)."""
     try:
         import dask
@@ -416,8 +447,14 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> i
             if args.scheduler:
                 cluster, client = None, distributed.Client(args.scheduler)
             else:
-                cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                                   dashboard_address=":0")
+                # its processes started with Ctrl-C ignored (inherited): a Ctrl-C to the process
+                # group stops this process, which closes the cluster, without a traceback from each
+                saved = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                try:
+                    cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                                       dashboard_address=":0")
+                finally:
+                    signal.signal(signal.SIGINT, saved)
                 client = distributed.Client(cluster)
         except (OSError, TimeoutError, ValueError) as exc:
             print(f"kitten: cannot reach the Dask scheduler: {exc}", file=sys.stderr)
@@ -425,7 +462,7 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> i
         try:
             result = write_shards(paths, args.output, job, client, follow_symlinks=args.follow_symlinks,
                                   overwrite=args.overwrite, fingerprint=settings, include=tuple(args.include),
-                                  limits=Limits(args.page_timeout, args.max_memory * 2**20))
+                                  limits=Limits(args.page_timeout, args.max_memory * 2**20), progress=progress)
         except InputError as exc:
             print(f"kitten: {exc}", file=sys.stderr)
             return 2
@@ -451,16 +488,19 @@ def _check_parquet(args) -> None:
 
 
 def _check_models(config: Config, target: str) -> None:
-    """Load the configured models now: one that cannot be loaded stops the run at start."""
+    """A configured tables model that is missing or cannot be read stops the run at start.
+    The models themselves are loaded when a page first needs them (the cell model only
+    for a data table), in the process that converts it."""
     if target == "xhtml" or not config.tables.enabled:
         return
-    from kitten.tables import models
+    from kitten.resources import classifiers_dir
+    from kitten.tables import CELL_MODEL, TABLE_MODEL
 
-    try:
-        models(config.rules.classifiers)
-    except (OSError, ValueError, KeyError) as exc:
-        raise ConfigError(f"the tables model cannot be loaded: {exc} (set [rules] classifiers, "
-                          "or rebuild it with kitten train tables)") from exc
+    for name in (TABLE_MODEL, CELL_MODEL):
+        path = classifiers_dir(config.rules.classifiers) / name
+        if not os.access(path, os.R_OK) or not path.is_file():
+            raise ConfigError(f"the tables model cannot be read: {path} (set [rules] classifiers, "
+                              "or rebuild it with kitten train tables)")
 
 
 def _with_boilerplate(config: Config, method: str | None, threshold: float | None = None) -> Config:
@@ -487,8 +527,9 @@ def _print_one(source, job: Job, limits: dict) -> int:
     got: list[Outcome] = []
     try:
         run_records([first], job, got.append, **{**limits, "jobs": 1})
-    except Interrupted:
-        return 1
+    except Interrupted as stop:
+        print("kitten: interrupted", file=sys.stderr)
+        return 128 + stop.signal
     outcome = got[0]
     for e in outcome.events:
         if e["kind"] in ("excluded", "fallback", "failed", "timeout", "encoding-override"):

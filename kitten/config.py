@@ -23,10 +23,15 @@ from typing import Any
 
 from kitten.whatwg_encodings import resolve_label
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+
+def toml_module():
+    """``tomllib`` (``tomli`` before Python 3.11), imported when a TOML file is read: a run
+    without ``--config`` does not need it."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib
 
 
 class ConfigError(ValueError):
@@ -318,6 +323,7 @@ class Config:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> "Config":
+        tomllib = toml_module()
         try:
             with open(path, "rb") as fh:
                 data = tomllib.load(fh)

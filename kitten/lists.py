@@ -72,7 +72,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import statistics
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -447,6 +446,8 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
         _clear(ctx.out, consumed, all_idx)
         return reading("repeated-clause", f"clause ends with the trigger {trigger!r}: repeated before each item",
                        clause)
+    import statistics  # here: its import (fractions, decimal) is dearer than most pages' lists
+
     median = statistics.median(len(t) for t in texts)
     if median < config.short_item_chars:
         ctx.out[p] = head + [_make(lst, _join_sentence(clause, texts))]

@@ -33,7 +33,7 @@ from kitten.tables.heuristics import fix_types
 from kitten.tables.model import Model, Stacked, load_model
 from kitten.tables.records import Record, records_frame, table_records
 
-__all__ = ["read_tables", "data_tables", "TableReading", "models"]
+__all__ = ["read_tables", "data_tables", "TableReading", "models", "table_model", "cell_model"]
 
 
 @dataclass(slots=True)
@@ -77,11 +77,25 @@ class TableReading:
         return records_frame(self.records())
 
 
+#: the model files in the classifiers folder
+TABLE_MODEL, CELL_MODEL = "tables.json", "cells.json"
+
+
+def table_model(classifiers: str = "") -> Model:
+    """The data/layout model, loaded when a page first has a table to classify (once per
+    process)."""
+    return load_model(str(classifiers_dir(classifiers) / TABLE_MODEL), TABLE_FEATURES)
+
+
+def cell_model(classifiers: str = "") -> Model | Stacked:
+    """The cell-type model (3 MB of trees, a few tenths of a second to load), loaded when
+    a page first has a data table (once per process)."""
+    return load_model(str(classifiers_dir(classifiers) / CELL_MODEL), CELL_FEATURES, CONTEXT_FEATURES)
+
+
 def models(classifiers: str = "") -> tuple[Model, Model | Stacked]:
-    """The data/layout model and the cell-type model (loaded once per process)."""
-    base = classifiers_dir(classifiers)
-    return (load_model(str(base / "tables.json"), TABLE_FEATURES),
-            load_model(str(base / "cells.json"), CELL_FEATURES, CONTEXT_FEATURES))
+    """The data/layout model and the cell-type model."""
+    return table_model(classifiers), cell_model(classifiers)
 
 
 def data_tables(doc: Document, config: TablesConfig, classifiers: str = "") -> set:
@@ -90,11 +104,14 @@ def data_tables(doc: Document, config: TablesConfig, classifiers: str = "") -> s
     table is kept or dropped whole."""
     if not config.enabled:
         return set()
-    table_model, _ = models(classifiers)
-    data_index = table_model.classes.index("data")
-    return {tb.element for tb, grid in _leaf_grids(doc, config)
-            if isinstance(grid, Grid) and grid.n_rows >= 2 and grid.n_cols >= 2
-            and table_model.proba(table_features(view(grid), tb.embedded))[data_index] >= config.data_threshold}
+    grids = [(tb, grid) for tb, grid in _leaf_grids(doc, config)
+             if isinstance(grid, Grid) and grid.n_rows >= 2 and grid.n_cols >= 2]
+    if not grids:
+        return set()
+    model = table_model(classifiers)
+    data_index = model.classes.index("data")
+    return {tb.element for tb, grid in grids
+            if model.proba(table_features(view(grid), tb.embedded))[data_index] >= config.data_threshold}
 
 
 def _leaf_grids(doc: Document, config: TablesConfig):
@@ -117,8 +134,6 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
     found = list(_leaf_grids(doc, config))
     if not found:
         return doc
-    table_model, cell_model = models(classifiers)
-    data_index = table_model.classes.index("data")
     readings: list[TableReading] = []
     replace: list[tuple[int, int, list[Block]]] = []
     for tb, grid in found:
@@ -143,13 +158,14 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
                         where=locator)
             continue
         v = view(grid)
-        score = table_model.proba(table_features(v, tb.embedded))[data_index]
+        model = table_model(classifiers)
+        score = model.proba(table_features(v, tb.embedded))[model.classes.index("data")]
         label = "data" if score >= config.data_threshold else "layout"
         reading = TableReading(tb.index, tb.element, doc.locate, label, score, table_text(grid))
         readings.append(reading)
         if reading.label != "data":
             continue
-        type_cells(v, tb.cell_breaks, cell_model)
+        type_cells(v, tb.cell_breaks, cell_model(classifiers))
         if config.heuristics:
             reading.fixes = fix_types(v)
         reading.grid = grid
