@@ -4,9 +4,9 @@ The parser style writes every boundary the page shows by layout as punctuation: 
 heading, a list item or a table row without final punctuation gets a full stop
 (``kitten/segment.py``: ``punctuate``; ``kitten/lists.py``: ``_finish``). Not these:
 
-* **Chinese and Japanese text**: a segment whose last letter or digit is a Han, kana or
-  full-width character, or that holds at least as many of them as letters of other
-  scripts (``注册``, ``第１戦``, ``注册 (2019)``). Those scripts end a sentence with
+* **Chinese and Japanese text**: a segment with Han, kana or full-width characters, at
+  least as many as its words in other scripts (``注册``, ``第１戦``, ``注册 (2019)``,
+  ``iPhone 12 发布会``; not ``Mark Slavin 漢``). Those scripts end a sentence with
   ``。``, never an ASCII full stop; nothing is added, as after ``。``. Korean writes the
   ASCII full stop and gets it.
 * **A URL or an e-mail address alone** (``https://nyti.ms/2cJ42vc``, ``www.example.org``,
@@ -30,26 +30,21 @@ CREDIT_WORDS = 20
 #: (unified, extension A, compatibility, the supplementary planes), half- and full-width forms
 _CJK_RANGES = ((0x3000, 0x30FF), (0x3100, 0x312F), (0x31A0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
                (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF))
+_CJK_CHARS = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_RANGES) + "]")
+#: a word of another script: a run of letters (digits apart: "第１戦", "注册 2019")
+_OTHER_WORD = re.compile(r"[^\W\d_]+")
 _URL = re.compile(r"(?:(?:https?|ftp)://|www\.)\S+|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*", re.I)
 _EMAIL = re.compile(r"(?:mailto:)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
 
 
-def is_cjk(ch: str) -> bool:
-    """Is ``ch`` a character of Chinese or Japanese text (:data:`_CJK_RANGES`)?"""
-    o = ord(ch)
-    return o >= 0x3000 and any(a <= o <= b for a, b in _CJK_RANGES)
-
-
 def cjk_sentence(text: str) -> bool:
-    """Is ``text`` Chinese or Japanese: its last letter or digit is a CJK character, or
-    it holds at least as many CJK characters as letters of other scripts?"""
-    if text.isascii():  # most segments: no call per character
+    """Is ``text`` Chinese or Japanese: it holds CJK characters, at least as many as
+    words written in other scripts (a CJK character is about a word: ``iPhone 12 发布会``
+    is Chinese, ``Mark Slavin 漢`` is not)?"""
+    if text.isascii() or _CJK_CHARS.search(text) is None:  # most segments
         return False
-    last = next((ch for ch in reversed(text) if ch.isalnum()), "")
-    if last and is_cjk(last):
-        return True
-    cjk = sum(1 for ch in text if is_cjk(ch))
-    return cjk > 0 and cjk >= sum(1 for ch in text if ch.isalpha() and not is_cjk(ch))
+    cjk = len(_CJK_CHARS.findall(text))
+    return cjk >= len(_OTHER_WORD.findall(_CJK_CHARS.sub(" ", text)))
 
 
 def address_only(text: str) -> bool:
