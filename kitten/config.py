@@ -114,11 +114,18 @@ class StructureConfig:
     #: Elements with one of these classes are left out: text the site's style sheet
     #: hides (Wikipedia's sort keys: ``<span class="sortkey">Slavin, Mark</span>``) or
     #: moves off screen for screen readers (the class names of Bootstrap, WordPress,
-    #: Drupal, HTML5 Boilerplate, the BBC ...: "Skip to content", "(opens in a new tab)",
-    #: "Image caption" before a caption).
+    #: Drupal, HTML5 Boilerplate, the BBC, Jetpack's share buttons ...: "Skip to content",
+    #: "(opens in a new tab)", "Image caption" before a caption).
     hidden_classes: tuple[str, ...] = ("sortkey", "sr-only", "sr-only-focusable", "visually-hidden", "visuallyhidden",
                                        "u-visually-hidden", "screen-reader-text", "assistive-text",
-                                       "element-invisible", "off-screen", "offscreen", "offScreen")
+                                       "element-invisible", "off-screen", "offscreen", "offScreen",
+                                       "sharing-screen-reader-text")
+    #: Leave out the phrases share and link plugins write for screen readers where they
+    #: stand, in whatever element ("Click to share on Twitter (Opens in new window)",
+    #: "Wird in neuem Fenster geöffnet"): ``rules/<lang>/screen-reader.txt``, the phrases of
+    #: every language on every page (``kitten/screen_reader.py``), logged
+    #: ``removed-screen-reader-phrase``.
+    remove_screen_reader_phrases: bool = True
 
     def __post_init__(self) -> None:
         import re

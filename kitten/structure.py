@@ -32,6 +32,7 @@ from kitten.native import checked
 from kitten.log import PageLog
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.resources import lines
+from kitten.screen_reader import without_phrases
 
 _NS = "{http://www.w3.org/1999/xhtml}"
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
@@ -341,6 +342,9 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
         if body.find(".//" + _NS + "noscript") is not None:
             _app_shell_noscripts(body, doc)
         walker.walk(body)
+        if config.remove_screen_reader_phrases:
+            doc.blocks, cut = without_phrases(doc, rules)
+            doc.removals += cut
     # the JSON-LD scripts in document order: the walk found those of the body
     scripts = [script for child in root if isinstance(child.tag, str)
                for script in (walker.json_ld if child is body else json_ld_scripts(child))]
