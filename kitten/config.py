@@ -150,6 +150,28 @@ class SegmentConfig:
     drop_symbol_only: bool = True
 
 
+#: the text styles (``[output] style``, ``kitten extract --style``)
+STYLES = ("parser", "faithful")
+
+
+@dataclass(frozen=True)
+class OutputConfig:
+    """The text written (``--format text`` and ``jsonl``; the sentences of ``json`` and
+    ``cleaneval``)."""
+
+    #: ``parser``: one sentence a line, every boundary the page shows by layout written
+    #: as punctuation (full stops after headings, items and cells; lists flattened with
+    #: their introductory clause; data tables as clauses; abbreviations expanded).
+    #: ``faithful``: the page's text as written, paragraphs separated by a blank line,
+    #: list items and table rows one a line (cells joined by " | "), nothing added
+    #: (``kitten/faithful.py``). The same removals and gate in both.
+    style: str = "parser"
+
+    def __post_init__(self) -> None:
+        if self.style not in STYLES:
+            raise ConfigError(f"[output] style must be one of {', '.join(STYLES)}, not {self.style!r}")
+
+
 @dataclass(frozen=True)
 class RulesConfig:
     #: Folder of the language resources (default: ``rules/`` of the checkout).
@@ -321,6 +343,7 @@ class Config:
     lists: ListsConfig = field(default_factory=ListsConfig)
     boilerplate: BoilerplateConfig = field(default_factory=BoilerplateConfig)
     segment: SegmentConfig = field(default_factory=SegmentConfig)
+    output: OutputConfig = field(default_factory=OutputConfig)
     rules: RulesConfig = field(default_factory=RulesConfig)
 
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 
 from kitten.document import Block, BlockKind, Document, Locators, Sentence
@@ -140,11 +140,13 @@ def render_cleaneval(sentences: list[Sentence], url: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(target: str, doc: Document, sentences: list[Sentence], url: str) -> str:
+def render(target: str, doc: Document, sentences: list[Sentence], url: str,
+           text: Callable[[list[Sentence]], str] = render_text) -> str:
     """The output of the ``text``, ``json`` or ``cleaneval`` target (``url``: the page's
-    URL, or its file name, for the CLEANEVAL header)."""
+    URL, or its file name, for the CLEANEVAL header; ``text``: the style's text, default
+    one sentence a line)."""
     if target == "json":
         return render_json(doc, sentences)
     if target == "cleaneval":
         return render_cleaneval(sentences, url)
-    return render_text(sentences)
+    return text(sentences)

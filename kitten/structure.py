@@ -25,7 +25,7 @@ from typing import Callable
 from lxml import etree
 
 from kitten.config import StructureConfig
-from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Removal
+from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Expansion, Removal
 from kitten.language import blocks_sample, detect
 from kitten.metadata import json_ld_scripts, page_metadata
 from kitten.native import checked
@@ -587,7 +587,8 @@ class _Walker:
         if abbreviation is None:
             return None
         self.doc.abbreviations.append(abbreviation)
-        return f" ({abbreviation.title})" if abbreviation.expanded else None
+        # (ignorable characters removed here: the walks' ``add`` would make a plain str of it)
+        return Expansion(IGNORABLE.sub("", f" ({abbreviation.title})")) if abbreviation.expanded else None
 
     def walk(self, body) -> None:
         """Append the blocks of ``body`` to the document: in C (``kitten/_structure.c``)
