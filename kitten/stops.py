@@ -14,7 +14,9 @@ heading, a list item or a table row without final punctuation gets a full stop
 * **A credit line**: a photo, image or source credit (``Photo: Jane Doe/Reuters``,
   ``(Foto: dpa)``, ``Photo by Jane Doe``, ``© 2022 Reuters``), up to
   :data:`CREDIT_WORDS` words, opened by a word of ``rules/credits.txt`` followed by a
-  colon or a word of ``rules/byline.txt`` ("by", "par", "von" ...), or by ``©``.
+  colon or a word of ``rules/byline.txt`` ("by", "par", "von" ...) and then names (up to
+  two words, or at least half of them capitalized, digits or with a ``/``: not
+  "Pictures: Celebrity weddings and engagements"), or opened by ``©``.
 """
 from __future__ import annotations
 
@@ -67,7 +69,12 @@ def _credit_pattern(rules: str) -> re.Pattern:
 
 def credit_line(text: str, rules: str = "") -> bool:
     """Is ``text`` a photo, image or source credit (the module docstring)?"""
-    return len(text.split()) <= CREDIT_WORDS and _credit_pattern(rules).match(text) is not None
+    if len(text.split()) > CREDIT_WORDS or (m := _credit_pattern(rules).match(text)) is None:
+        return False
+    if "©" in m.group() or "(c)" in m.group().lower():
+        return True
+    names = text[m.end():].split()  # who is credited: names, agencies, "Jane Doe/Reuters"
+    return len(names) <= 2 or sum(w[0].isupper() or w[0].isdigit() or "/" in w for w in names) * 2 >= len(names)
 
 
 def takes_no_stop(text: str, rules: str = "") -> bool:

@@ -213,7 +213,8 @@ def test_no_stop_after_cjk_urls_mails_and_credits(parser: str) -> None:
     ("See https://example.org", False), ("v1.2/beta", False),
     ("Photo: Jane Doe/Reuters", True), ("(Foto: dpa)", True), ("Photo by Jane Doe", True),
     ("Photo : Radio-Canada", True), ("© 2022 Reuters", True), ("Photos of the day", False),
-    ("Sources say the deal is off", False), ("Image", False),
+    ("Sources say the deal is off", False), ("Image", False), ("(Credit: Getty)", True),
+    ("Pictures: Celebrity weddings and engagements", False), ("Source: L.Casson Ancient Egypt, excerpt", True),
 ])
 def test_takes_no_stop(segment: str, none: bool) -> None:
     assert takes_no_stop(segment) is none
