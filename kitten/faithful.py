@@ -17,7 +17,7 @@ Each block is a paragraph; a block written with ``<br><br>`` is a paragraph per 
 (the gate's ``br-paragraphs`` cut, ``kitten/boilerplate/units.py``), a single ``<br>``
 starts a new line in the same paragraph, a ``<pre>`` keeps its lines (and their inner
 white space). Paragraphs are separated by a blank line, except the items of one list
-and the rows of one table: a line each (:func:`render`). Elsewhere white space is
+(and the paragraphs inside them) and the rows of one table: a line each (:func:`render`). Elsewhere white space is
 collapsed, and lines without a letter or a digit are left out as in the parser style
 (``[segment] drop_symbol_only``). The lines are ``Sentence`` objects (text, block,
 offsets in the block's collapsed text), so JSON, CLEANEVAL and the reports read them as
@@ -30,6 +30,7 @@ import dataclasses
 from kitten.boilerplate.units import crf_units
 from kitten.config import ListsConfig, SegmentConfig
 from kitten.document import BR, Block, Document, Expansion, Sentence
+from kitten.lists import LIST_TAGS
 from kitten.log import PageLog
 from kitten.segment import collapsed
 
@@ -98,12 +99,14 @@ def _kept(line: str, config: SegmentConfig) -> bool:
 
 
 def same_paragraph(a: Sentence, b: Sentence) -> bool:
-    """Are two consecutive lines of one paragraph: of one block, or items of one list or
-    rows of one table?"""
+    """Are two consecutive lines of one paragraph: of one block, of one list (its items,
+    and the paragraphs inside them), or rows of one table?"""
     if a.block is b.block:
         return True
     group = a.block.group
-    return group is not None and group is b.block.group and a.kind in LINE_KINDS and b.kind in LINE_KINDS
+    if group is None or group is not b.block.group:
+        return False
+    return (a.kind in LINE_KINDS and b.kind in LINE_KINDS) or group.tag[group.tag.rfind("}") + 1:] in LIST_TAGS
 
 
 def render(sentences: list[Sentence]) -> str:
