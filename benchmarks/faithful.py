@@ -142,7 +142,9 @@ def line_counts(output: str, reference: str) -> tuple[int, int, int]:
             if part in reference:
                 continue
             not_verbatim += 1
-            if part.endswith(".") and part[:-1].rstrip() in reference:
+            stem = part[:-1].rstrip()
+            # (not "X ." in the page's text: a hidden element between, "AI Mode<span hidden> </span>.")
+            if part.endswith(".") and stem in reference and stem + " ." not in reference:
                 added += 1
     return lines, not_verbatim, added
 
