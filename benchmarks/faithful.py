@@ -1,6 +1,7 @@
 """The faithful text style beside the parser style on the shared corpora (issue 38, part 9).
 
-    python benchmarks/faithful.py [--corpora .cache/corpora] [--jobs 2] [--limit N] [--no-gate]
+    python benchmarks/faithful.py [--corpora .cache/corpora] [--jobs 2] [--limit N] [--no-gate | --gate-only]
+                                  [--only web2025|modern]
 
 The pages: web2025 (every page with ``with`` snippets; gold ``main_content`` with its
 paragraphs) and modern (the Postlight pages with ``with`` snippets in ``snippets.jsonl``),
@@ -254,12 +255,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--limit", type=int, default=0, help="the first N pages of each corpus only")
     ap.add_argument("--no-gate", action="store_true", help="without the gate only")
+    ap.add_argument("--gate-only", action="store_true", help="with the gate only")
+    ap.add_argument("--only", choices=("web2025", "modern"), help="this corpus only")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args(argv)
-    settings = {"no gate": Config()}
+    settings = {} if args.gate_only else {"no gate": Config()}
     if not args.no_gate:
         settings["gate"] = Config.from_dict({"boilerplate": {"method": "crf"}})
     corpora: dict[str, Callable[[Path, int], list[Item]]] = {"web2025": web2025_items, "modern": modern_items}
+    if args.only:
+        corpora = {args.only: corpora[args.only]}
     print(HEAD)
     print("-" * len(HEAD))
     figures = {}
