@@ -37,7 +37,7 @@ from pathlib import Path
 from kitten import __version__
 from kitten.batch import print_summary, run
 from kitten.boilerplate.crf import CrfUnavailable, check_available
-from kitten.config import PRESETS, Config, ConfigError, with_preset
+from kitten.config import PRESETS, STYLES, Config, ConfigError, with_preset
 from kitten.engine import JSONL_FIELDS, Job, Outcome
 from kitten.io.files import MAX_PAGE_BYTES
 from kitten.io.fingerprint import fingerprint
@@ -151,6 +151,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                            help="main: the boilerplate gate on (the main content of any kind of page); "
                                 "article: the gate on, without the headline and figure captions (running "
                                 "text only); applied over --config, under the other options")
+            p.add_argument("--style", choices=STYLES,
+                           help="parser: one sentence a line, boundaries written as punctuation (default, "
+                                "from [output] style); faithful: the page's text as written, paragraphs "
+                                "separated by a blank line, list items and table rows (cells joined by ' | ') "
+                                "one a line, nothing added")
             p.add_argument("--keep-threshold", type=float, metavar="P",
                            help="with the gate: keep a block whose probability of being content is at "
                                 "least P (0-1; lower keeps more text and more noise; default from "
@@ -263,6 +268,11 @@ def _convert(args) -> int:
             config = dataclasses.replace(config, segment=dataclasses.replace(config.segment, split_sentences=False))
         if getattr(args, "preset", None):
             config = with_preset(config, args.preset)
+        if getattr(args, "style", None):
+            config = dataclasses.replace(config, output=dataclasses.replace(config.output, style=args.style))
+        if config.output.style == "faithful" and not config.segment.split_sentences:
+            raise InputError("--format blocks is the parser style without sentence splitting: "
+                             "the faithful style writes paragraphs already (use --format text)")
         threshold = getattr(args, "keep_threshold", None)
         config = _with_boilerplate(config, getattr(args, "boilerplate", None), threshold)
         if threshold is not None and config.boilerplate.method != "crf":
