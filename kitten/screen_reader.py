@@ -30,11 +30,13 @@ REASON = "screen-reader-phrase"
 
 
 class Phrases(NamedTuple):
-    """The phrases of every language as one pattern, and a word of each (lower-cased):
-    a text holding none of the words holds no phrase (a quick test before the pattern)."""
+    """The phrases of every language, each under its key (lower case): its longest word of
+    five letters or more, else the whole phrase (``new tab``). A text holding none of the
+    keys holds no phrase: the keys are looked for first, and a pattern is made of the
+    phrases whose keys a page holds (one pattern of every phrase, tried at each position
+    of every text, cost 100-250 ms a page)."""
 
-    pattern: re.Pattern | None
-    words: tuple[str, ...]
+    by_key: dict[str, tuple[str, ...]]  # key -> the phrases' patterns (:func:`_phrase`)
 
 
 def _phrase(line: str) -> str:
@@ -46,16 +48,29 @@ def _phrase(line: str) -> str:
     return rf"[(\[]\s*{body}\s*[)\]]" if bracketed else rf"[(\[]?\s*\b{body}\b\s*\.?\s*[)\]]?"
 
 
+def _key(line: str) -> str:
+    body = line.strip("()[]").lower()
+    word = max((w for w in body.split() if "'" not in w), key=len)
+    return word if len(word) >= 5 else " ".join(body.split())
+
+
 @lru_cache(maxsize=8)
 def phrases(rules: str = "") -> Phrases:
     """The phrases of every ``rules/<lang>/screen-reader.txt`` of the rules folder."""
     found = sorted({line for path in sorted(rules_dir(rules).glob(f"*/{FILE}"))
                     for line in lines(rules, path.parent.name, FILE)}, key=len, reverse=True)
-    if not found:
-        return Phrases(None, ())
-    words = {max((w for w in line.strip("()[]").split() if "'" not in w), key=len).lower() for line in found}
-    pattern = re.compile(r"(?:[-–—|,]\s*)?(?:" + "|".join(map(_phrase, found)) + ")", re.I)
-    return Phrases(pattern, tuple(sorted(words)))
+    by_key: dict[str, list[str]] = {}
+    for line in found:  # longest first: a phrase is cut whole, not a shorter one inside it
+        by_key.setdefault(_key(line), []).append(_phrase(line))
+    return Phrases({k: tuple(v) for k, v in by_key.items()})
+
+
+@lru_cache(maxsize=64)
+def _pattern(rules: str, keys: frozenset[str]) -> re.Pattern:
+    """One pattern of the phrases under ``keys`` (longest phrases first)."""
+    by_key = phrases(rules).by_key
+    chosen = sorted((p for k in keys for p in by_key[k]), key=len, reverse=True)
+    return re.compile(r"(?:[-–—|,]\s*)?(?:" + "|".join(chosen) + ")", re.I)
 
 
 def cut(text: str, pattern: re.Pattern) -> str:
@@ -80,19 +95,22 @@ def without_phrases(doc: Document, rules: str = "") -> tuple[list[Block], list[R
     block that had one (``rules``: the rules folder)."""
     found = phrases(rules)
     blocks = doc.blocks
-    if found.pattern is None:
+    if not found.by_key:
         return blocks, []
-    texts = "\n".join([x for b in blocks for x in b.inlines if x is not BR]).lower()
-    if not any(w in texts for w in found.words):  # most pages
+    page = "\n".join([x for b in blocks for x in b.inlines if x is not BR]).lower()
+    keys = tuple(k for k in found.by_key if k in page)
+    if not keys:  # most pages
         return blocks, []
+    pattern = _pattern(rules, frozenset(keys))
     out: list[Block] = []
     removals: list[Removal] = []
     for b in blocks:
-        inlines = [x if x is BR else _cut_inline(x, found.pattern) for x in b.inlines]
+        inlines = [x if x is BR or not any(k in x.lower() for k in keys) else _cut_inline(x, pattern)
+                   for x in b.inlines]
         if inlines == b.inlines:
             out.append(b)
             continue
-        cut_text = " ".join(m.group().strip() for x in b.inlines if x is not BR for m in found.pattern.finditer(x))
+        cut_text = " ".join(m.group().strip() for x in b.inlines if x is not BR for m in pattern.finditer(x))
         removals.append(Removal(b.source, REASON, cut_text[:80], doc.locate))
         if any(x is not BR and not x.isspace() for x in inlines):
             out.append(dataclasses.replace(b, inlines=inlines))
