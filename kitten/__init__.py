@@ -23,4 +23,8 @@ def __getattr__(name: str):
         from kitten import api
 
         return getattr(api, name)
+    if name == "api":  # ``kitten.api.extract_result`` after ``import kitten``, as before
+        import importlib
+
+        return importlib.import_module("kitten.api")
     raise AttributeError(f"module 'kitten' has no attribute {name!r}")
