@@ -169,7 +169,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     annotate = sub.add_parser("annotate", help="label corpus items for training (tables)")
     what = annotate.add_subparsers(dest="what", required=True)
     a = what.add_parser("tables", help="label leaf tables data/layout (and their cells with --cells)")
-    a.add_argument("paths", nargs="*", metavar="PATH", help="pages or folders under the corpora root")
+    a.add_argument("paths", nargs="*", metavar="PATH", help="pages or folders (paths as given, inside the corpora root)")
     a.add_argument("--corpora", default=".cache/corpora", help="root of the unpacked shared corpora")
     a.add_argument("--labels", default="corpora/tables", help="folder of tables.jsonl and cells.jsonl")
     a.add_argument("--cells", action="store_true",

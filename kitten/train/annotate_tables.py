@@ -122,25 +122,28 @@ _HEAD = re.compile(r"^### (\S+) (\S+) (\S+) fp=(\w+)")
 
 
 def export(tables: Iterable[PageTable], out: TextIO, cells: bool, suggest_table_fn=suggest_table,
-           suggest_cells_fn=suggest_cells, max_rows: int | None = 60) -> int:
-    """Write a review file; returns the number of tables written."""
+           suggest_cells_fn=suggest_cells, max_rows: int | None = 60, recorded: dict | None = None) -> int:
+    """Write a review file; returns the number of tables written. ``recorded``: the table
+    records already in the corpus by (page, locator): a table labelled there is written
+    with its recorded label and note (a cell review does not undo a table review)."""
     n = 0
     for t in tables:
         g = t.grid
         th = "yes" if any(c.tag == "th" for c in g.cells) else "no"
         label = suggest_table_fn(g)
+        known = (recorded or {}).get((t.page, t.locator))
         out.write(f"### T{n:04d} {t.page} {t.locator} fp={t.fingerprint} rows={g.n_rows} cols={g.n_cols} th={th}\n")
         out.write(f"suggested: {label}\n")
         for line in draw(g, None if cells else max_rows):
             out.write(line + "\n")
-        out.write(f"label: {label}\n")
+        out.write(f"label: {known['label'] if known else label}\n")
         if cells:
             types = suggest_cells_fn(g)
             codes = [" ".join(CODE_OF[types[(c.row, c.col)]] for c in row) for row in origin_rows(g)]
             out.write("suggested-cells: " + " / ".join(codes) + "\n")
             for r, line in enumerate(codes):
                 out.write(f"cells r{r}: {line}\n")
-        out.write("note:\n\n")
+        out.write(f"note: {known.get('note', '') if known else ''}".rstrip() + "\n\n")
         n += 1
     return n
 
@@ -274,6 +277,11 @@ def run(args) -> int:
                 if t.grid.n_rows <= args.max_rows]
     else:
         pool = []
+        missing = [p for p in args.paths if not Path(p).exists()]
+        if missing:
+            print(f"no such page or folder: {missing[0]} (paths are read as given; their key in the corpus "
+                  f"is their path under --corpora {corpora})", file=sys.stderr)
+            return 2
         for item in walk(args.paths):
             page = corpus_page(item.path, corpora)
             pool.extend(t for t in page_tables(item.path, page)
@@ -289,7 +297,8 @@ def run(args) -> int:
 
     if args.export:
         with open(args.export, "w", encoding="utf-8") as out:
-            n = export(pool, out, args.cells)
+            n = export(pool, out, args.cells,
+                       recorded={(r["page"], r["locator"]): r for r in table_records})
         print(f"{n} tables written to {args.export}; edit the 'label:'"
               f"{' and cells' if args.cells else ''} lines, then: kitten annotate tables --import {args.export}",
               file=sys.stderr)
@@ -354,10 +363,12 @@ def _import(path: Path, corpora: Path, tables_file: Path, cells_file: Path, tabl
         return 2
     for r in reviewed:
         key = (r["page"], r["locator"])
-        changed_tables += r["label"] != r.get("suggested")
-        by_key[key] = {"page": r["page"], "locator": r["locator"], "fingerprint": r["fingerprint"],
-                       "label": r["label"], "suggested": r.get("suggested", ""), "reviewer": reviewer,
-                       "note": r.get("note", "")}
+        known = by_key.get(key)
+        if not (r["cells"] and known and known["label"] == r["label"]):  # (a cell review keeps the table's record)
+            changed_tables += r["label"] != r.get("suggested")
+            by_key[key] = {"page": r["page"], "locator": r["locator"], "fingerprint": r["fingerprint"],
+                           "label": r["label"], "suggested": r.get("suggested", ""), "reviewer": reviewer,
+                           "note": r.get("note", "")}
         if key in grids:
             try:
                 cells, changed = cell_records(r, grids[key])
