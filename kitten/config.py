@@ -120,11 +120,14 @@ class StructureConfig:
     #: hides (Wikipedia's sort keys: ``<span class="sortkey">Slavin, Mark</span>``) or
     #: moves off screen for screen readers (the class names of Bootstrap, WordPress,
     #: Drupal, HTML5 Boilerplate, the BBC, Jetpack's share buttons ...: "Skip to content",
-    #: "(opens in a new tab)", "Image caption" before a caption).
+    #: "(opens in a new tab)", "Image caption" before a caption), and the honeypot
+    #: fields of form plugins, hidden by their style sheets (Gravity Forms' "This field is
+    #: for validation purposes and should be left unchanged.", WPForms').
     hidden_classes: tuple[str, ...] = ("sortkey", "sr-only", "sr-only-focusable", "visually-hidden", "visuallyhidden",
                                        "u-visually-hidden", "screen-reader-text", "assistive-text",
                                        "element-invisible", "off-screen", "offscreen", "offScreen",
-                                       "sharing-screen-reader-text")
+                                       "sharing-screen-reader-text", "gform_validation_container",
+                                       "wpforms-field-hp")
     #: Leave out the phrases share and link plugins write for screen readers where they
     #: stand, in whatever element ("Click to share on Twitter (Opens in new window)",
     #: "Wird in neuem Fenster geöffnet"): ``rules/<lang>/screen-reader.txt``, the phrases of

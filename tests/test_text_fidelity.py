@@ -187,6 +187,17 @@ def test_screen_reader_only_text_left_out() -> None:
     assert "Image caption Rescuers at the site." in lines(html, shown)
 
 
+def test_form_honeypot_fields_left_out() -> None:
+    """The honeypot field of a contact form (Gravity Forms' markup, on 20 of the shared
+    corpora's pages) is hidden by the plugin's style sheet; its label is not page text."""
+    html = ("<p>Write to us.</p><form><ul><li class='gfield'><label>Name</label><input name='n'></li>"
+            "<li class='gfield gform_validation_container'><label>Comments</label>"
+            "<div class='gfield_description'>This field is for validation purposes and should be left "
+            "unchanged.</div></li></ul></form>")
+    assert not any("validation purposes" in line for line in lines(html))
+    assert "removed-hidden-class" in [e.kind for e in events(html)]
+
+
 def test_consent_banners_removed_cookie_recipes_kept() -> None:
     html = ("<div id='cookie-banner'><p>We use cookies to improve your experience.</p><a>Accept all</a></div>"
             "<div class='didomi-popup'><p>Nous utilisons des cookies et des traceurs.</p></div>"
