@@ -296,6 +296,25 @@ class BoilerplateConfig:
     #: least this: lower keeps more of the main text and more noise (the curve on the
     #: held-out sites is in docs/gate.md; the default was chosen there).
     keep_threshold: float = 0.5
+    #: The threshold on pages of some kinds (``kitten.page_type``), as ``"kind=P"``
+    #: entries; the other kinds use ``keep_threshold``. On the pages of web2025's training
+    #: sites, each read by a model that never saw its site (``benchmarks/gate_folds.py``),
+    #: the kinds whose main content is varied text the CRF learnt from few pages of (a
+    #: category's or a listing's items, a service's offer, a documentation page) keep more
+    #: of it at a lower threshold, word F1 at 0.5 / 0.4 / 0.3 / 0.25 / 0.2: collection 0.634
+    #: / 0.644 / 0.649 / 0.654 / 0.654, listing 0.625 / 0.634 / 0.651 / 0.662 / 0.664,
+    #: documentation 0.867 / 0.873 / 0.880 / 0.883 / 0.884, service 0.783 / 0.799 / 0.807 /
+    #: 0.811 / 0.818 (must-drop snippets absent 0.94-0.98 -> 0.92-0.96 at 0.3); articles,
+    #: threads and products gain nothing (article 0.930 / 0.930 / 0.929 / 0.927 / 0.925).
+    #: ``--keep-threshold`` sets one threshold for every kind (this list emptied).
+    keep_thresholds: tuple[str, ...] = ("collection=0.3", "documentation=0.3", "listing=0.3", "service=0.3")
+    #: ... unless the page-type classifier gives ``article`` at least this probability: a
+    #: news page it hesitates over keeps ``keep_threshold``. On web2025's training sites,
+    #: the 12 articles read as one of those kinds had 0.14-0.36 (median 0.24), the 154
+    #: pages of those kinds read right a median of 0.11 (three quarters under 0.16); 16 of
+    #: the 85 held-out hand-annotated news pages of ``modern`` are read as a listing, a
+    #: service or documentation, 12 of them with 0.2 or more.
+    keep_thresholds_article: float = 0.2
     #: Keep every data table whole (the tables step's data/layout classifier decides):
     #: its short cells look like navigation to the CRF, which dropped most Wikipedia
     #: tables (facts of benchmarks/table_facts.py kept: 56.8% without this, 98.3% with
@@ -326,6 +345,11 @@ class BoilerplateConfig:
         if isinstance(self.keep_threshold, bool) or not isinstance(self.keep_threshold, (int, float)) \
                 or not 0.0 <= self.keep_threshold <= 1.0:
             raise ConfigError(f"[boilerplate] keep_threshold must be a number from 0 to 1, not {self.keep_threshold!r}")
+        self.thresholds_by_kind()  # raises on a malformed entry
+        if isinstance(self.keep_thresholds_article, bool) or not isinstance(self.keep_thresholds_article, (int, float)) \
+                or not 0.0 <= self.keep_thresholds_article <= 1.0:
+            raise ConfigError("[boilerplate] keep_thresholds_article must be a number from 0 to 1, "
+                              f"not {self.keep_thresholds_article!r}")
         for name in ("ratio_thresholds", "count_thresholds", "quotient_thresholds"):
             values = getattr(self, name)
             if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values) \
@@ -340,6 +364,24 @@ class BoilerplateConfig:
             raise ConfigError(f"[boilerplate] units: unknown {', '.join(sorted(unknown))}; "
                               f"known: {', '.join(UNIT_RULES)}")
 
+
+    def thresholds_by_kind(self) -> dict[str, float]:
+        """``keep_thresholds`` as a dictionary: page kind -> threshold.
+
+        >>> BoilerplateConfig(keep_thresholds=("listing=0.3",)).thresholds_by_kind()
+        {'listing': 0.3}
+        """
+        out = {}
+        for entry in self.keep_thresholds:
+            kind, _, value = str(entry).partition("=")
+            try:
+                p = float(value)
+            except ValueError:
+                p = -1.0
+            if not kind.strip() or not 0.0 <= p <= 1.0:
+                raise ConfigError(f"[boilerplate] keep_thresholds: {entry!r} is not KIND=P with P from 0 to 1")
+            out[kind.strip()] = p
+        return out
 
 @dataclass(frozen=True)
 class Config:

@@ -425,6 +425,32 @@ def test_keep_threshold_trades_noise_for_text(tiny_model: Path) -> None:
             Config.from_dict({"boilerplate": {"keep_threshold": bad}})
 
 
+def test_keep_thresholds_by_kind_of_page(tiny_model: Path) -> None:
+    """A page of a kind ``keep_thresholds`` names is gated at that kind's threshold, the
+    others at ``keep_threshold``; ``--keep-threshold`` is one threshold for every kind."""
+    from kitten.cli import _with_boilerplate
+
+    doc = document(PAGE)
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model),
+                                               "keep_threshold": 1.0, "keep_thresholds": ["listing=0"]}})
+    assert config.boilerplate.thresholds_by_kind() == {"listing": 0.0}
+    listing, _ = gate(doc, config.boilerplate, PageLog(), page_type="listing")
+    article, _ = gate(doc, config.boilerplate, PageLog(), page_type="article")
+    assert len(listing.blocks) == len(doc.blocks) > len(article.blocks)
+    from kitten.page_type import PageType
+
+    hesitant = dataclasses.replace(doc, page_type=PageType("listing", 0.4, {"listing": 0.4, "article": 0.3}))
+    kept, _ = gate(hesitant, config.boilerplate, PageLog(), page_type="listing")
+    one = dataclasses.replace(config.boilerplate, keep_thresholds=())
+    assert kept.blocks == gate(hesitant, one, PageLog(), page_type="listing")[0].blocks != listing.blocks
+    shipped = Config().boilerplate.thresholds_by_kind()
+    assert set(shipped) == {"collection", "documentation", "listing", "service"}
+    assert _with_boilerplate(Config(), None, 0.6).boilerplate.keep_thresholds == ()
+    for bad in (["listing"], ["listing=high"], ["listing=2"], ["=0.3"]):
+        with pytest.raises(ConfigError):
+            Config.from_dict({"boilerplate": {"keep_thresholds": bad}})
+
+
 def test_marginals_are_crfsuites(tiny_model: Path) -> None:
     """The scorer's forward-backward gives CRFsuite's marginal probabilities."""
     pytest.importorskip("pycrfsuite")

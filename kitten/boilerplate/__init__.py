@@ -8,7 +8,8 @@ previous content block) or ``other`` (navigation, footers, ads ...), from a
 linear-chain CRF (``crf.py``, python-crfsuite) over the features of ``features.py``.
 
 A block is kept when its probability of being content (one minus the CRF's marginal
-probability of ``other``) is at least ``[boilerplate] keep_threshold``; it then takes
+probability of ``other``) is at least ``[boilerplate] keep_threshold`` (on pages of the
+kinds ``keep_thresholds`` names, the threshold given there); it then takes
 its likeliest content label. The kept blocks stay as they were (kinds, groups,
 sources), so the tables, lists and segmentation steps read them as usual. With the unit
 rules the model was trained with (``units.py``: ``<br><br>`` paragraphs, ``<pre>``
@@ -140,7 +141,11 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     # a unit's content probability, and its likeliest content label (the first of equals)
     probs: list[float] = (1.0 - marginals[:, other]).tolist()
     likeliest = marginals[:, content].argmax(axis=1).tolist()
-    labels = [names[content[k]] if p >= config.keep_threshold else "other" for p, k in zip(probs, likeliest)]
+    threshold = config.keep_threshold
+    article = doc.page_type.probabilities.get("article", 0.0) if doc.page_type is not None else 0.0
+    if article < config.keep_thresholds_article:  # (not a news page the classifier hesitates over)
+        threshold = config.thresholds_by_kind().get(page_type or "", threshold)
+    labels = [names[content[k]] if p >= threshold else "other" for p, k in zip(probs, likeliest)]
     prose = [sentence_words(t, n) for t, n in zip(texts, words)]
     labels = with_sibling_prose(units, labels, prose, words, probs)
     labels = with_following_prose(labels, prose, words, probs)
