@@ -4,8 +4,11 @@ Deterministic: pages are read in sorted order, every estimator and every fold sp
 fixed seed. Prints 10-fold cross validation (per-class precision, recall, F1, next to the
 original system's figures) for a single decision tree, a random forest and, for cells, a
 stacked forest (a second forest that also sees the first one's probabilities for the
-cell's row and column neighbours); for tables also a stricter split where no page has
-tables in two folds. Ships the chosen model as JSON in ``classifiers/`` (``tables.json``,
+cell's row and column neighbours); for tables also stricter splits where no page, and
+where no site, has tables in two folds (sites: ``corpora/boilerplate/sites.tsv``; each
+Wikipedia page is a site of its own, an article written apart from the others), with the
+figures on the tables of pages other than Wikipedia's; for cells folds by site, and the
+header/data confusion. Ships the chosen model as JSON in ``classifiers/`` (``tables.json``,
 ``cells.json``): by default (``--model forest``) one random forest each. The stacked
 forest scores higher under cross validation (finalNonImportant above all) but reads
 fewer facts of the Wikipedia tables (``benchmarks/table_facts.py``); ``--model auto``
@@ -25,6 +28,8 @@ from kitten.tables.features import (CELL_FEATURES, CONTEXT_FEATURES, TABLE_FEATU
 from kitten.tables.heuristics import fix_types
 from kitten.train.trees import model_dict, report
 
+#: the site of each page of the shared corpora (pages missing there: a site of their own)
+SITES = Path(__file__).resolve().parents[2] / "corpora" / "boilerplate" / "sites.tsv"
 ORIGINAL_TABLES = {"data": 0.951, "layout": 0.947}
 ORIGINAL_CELLS = {"header": 0.971, "data": 0.996, "neutral": 0.971, "thema": 0.871,
                   "finalImportant": 0.806, "finalNonImportant": 0.941}
@@ -119,6 +124,27 @@ def _cv_predict(make, x, y, folds) -> list:
     return list(pred)
 
 
+def sites(pages: list[str]) -> list[str]:
+    """The site of each page (``corpora/boilerplate/sites.tsv``; else the page itself)."""
+    known: dict[str, str] = {}
+    if SITES.is_file():
+        for line in SITES.read_text(encoding="utf-8").splitlines()[1:]:
+            path, _, site = line.split("\t")
+            known[path] = site
+    return [known.get(p, p) for p in pages]
+
+
+def _not_wikipedia(pages: list[str]) -> list[int]:
+    return [i for i, p in enumerate(pages) if not p.startswith("wikipedia")]
+
+
+def header_data_confusion(y_true: list, y_pred: list) -> str:
+    """How many header cells came out data and data cells header."""
+    hd = sum(1 for t, p in zip(y_true, y_pred) if t == "header" and p == "data")
+    dh = sum(1 for t, p in zip(y_true, y_pred) if t == "data" and p == "header")
+    return f"  header -> data {hd}, data -> header {dh}"
+
+
 def cross_validate(s: Sets, out=sys.stdout) -> dict:
     from sklearn.model_selection import GroupKFold, StratifiedKFold
 
@@ -128,24 +154,33 @@ def cross_validate(s: Sets, out=sys.stdout) -> dict:
               f"from {len(set(s.tables_page))} pages; stale labels: {len(s.stale)}\n")
     strat = list(StratifiedKFold(FOLDS, shuffle=True, random_state=SEED).split(s.tables_x, s.tables_y))
     grouped = list(GroupKFold(FOLDS).split(s.tables_x, s.tables_y, s.tables_page))
+    by_site = list(GroupKFold(FOLDS).split(s.tables_x, s.tables_y, sites(s.tables_page)))
+    web = _not_wikipedia(s.tables_page)
     for name, make in _estimators("tables").items():
-        for split, folds in (("10-fold", strat), ("10-fold by page", grouped)):
+        for split, folds in (("10-fold", strat), ("10-fold by page", grouped), ("10-fold by site", by_site)):
             pred = _cv_predict(make, s.tables_x, s.tables_y, folds)
             text, scores = report(s.tables_y, pred, ("data", "layout"), ORIGINAL_TABLES)
             out.write(f"\n[tables] {name}, {split} cross validation\n{text}\n")
             results["tables"][f"{name} {split}"] = scores
+            if split == "10-fold by site" and web:
+                text, scores = report([s.tables_y[i] for i in web], [pred[i] for i in web], ("data", "layout"))
+                out.write(f"[tables] {name}, {split}: the {len(web)} tables of pages other than Wikipedia's\n"
+                          f"{text}\n")
+                results["tables"][f"{name} {split}, not Wikipedia"] = scores
     if not s.cells_y:
         return results
     out.write(f"\nCells: {len(s.cells_y)} cells of {len(s.cell_views)} data tables\n")
-    folds = list(GroupKFold(FOLDS).split(s.cells_x, s.cells_y, s.cells_page))
+    folds = list(GroupKFold(FOLDS).split(s.cells_x, s.cells_y, sites(s.cells_page)))
     for name, make in _estimators("cells").items():
         pred = _cv_predict(make, s.cells_x, s.cells_y, folds)
         text, scores = report(s.cells_y, pred, CELL_TYPES, ORIGINAL_CELLS)
-        out.write(f"\n[cells] {name}, 10-fold cross validation (folds by page)\n{text}\n")
+        out.write(f"\n[cells] {name}, 10-fold cross validation (folds by site)\n{text}\n"
+                  f"{header_data_confusion(s.cells_y, pred)}\n")
         results["cells"][name] = scores
         fixed = _with_heuristics(s, pred)
         text, scores = report(s.cells_y, fixed, CELL_TYPES, ORIGINAL_CELLS)
-        out.write(f"\n[cells] {name} + heuristics, 10-fold cross validation (folds by page)\n{text}\n")
+        out.write(f"\n[cells] {name} + heuristics, 10-fold cross validation (folds by site)\n{text}\n"
+                  f"{header_data_confusion(s.cells_y, fixed)}\n")
         results["cells"][f"{name} + heuristics"] = scores
     make = _estimators("cells")["forest"]
     pred = [None] * len(s.cells_y)
@@ -155,7 +190,8 @@ def cross_validate(s: Sets, out=sys.stdout) -> dict:
             pred[i] = p
     for label, p in (("stacked", pred), ("stacked + heuristics", _with_heuristics(s, pred))):
         text, scores = report(s.cells_y, p, CELL_TYPES, ORIGINAL_CELLS)
-        out.write(f"\n[cells] {label} forest, 10-fold cross validation (folds by page)\n{text}\n")
+        out.write(f"\n[cells] {label} forest, 10-fold cross validation (folds by site)\n{text}\n"
+                  f"{header_data_confusion(s.cells_y, p)}\n")
         results["cells"][label] = scores
     return results
 
