@@ -35,15 +35,10 @@ import sys
 from pathlib import Path
 
 from kitten import __version__
-from kitten.batch import print_summary, run
-from kitten.boilerplate.crf import CrfUnavailable, check_available
 from kitten.config import PRESETS, STYLES, Config, ConfigError, with_preset
 from kitten.engine import JSONL_FIELDS, Job, Outcome
 from kitten.io.files import MAX_PAGE_BYTES
-from kitten.io.fingerprint import fingerprint
-from kitten.io.jsonl import JsonlFileSink, JsonlShardSink, JsonlStreamSink
 from kitten.io.records import InputError
-from kitten.io.sinks import FolderSink, StreamSink
 from kitten.io.sources import STDIN, InputStats, check_inputs, read_input_list, records
 from kitten.language import normalize_code
 from kitten.progress import MODES as PROGRESS_MODES, Progress, choose as progress_mode
@@ -233,6 +228,7 @@ def _command(argv: list[str] | None) -> int:
 
         return run(args)
     if args.command == "train" and args.what == "boilerplate":
+        from kitten.boilerplate.crf import CrfUnavailable
         from kitten.train.boilerplate import train as train_boilerplate
 
         try:
@@ -308,7 +304,7 @@ def _convert(args) -> int:
             raise InputError("--scheduler goes with --engine dask")
         report_dir = _report_dir(args, target)
         languages = _languages(getattr(args, "lang", ""))
-    except (ConfigError, InputError, CrfUnavailable) as exc:
+    except (ConfigError, InputError) as exc:
         print(f"kitten: {exc}", file=sys.stderr)
         return 2
     _warn_unused(args, target)
@@ -328,6 +324,11 @@ def _convert(args) -> int:
         if report_dir is not None:
             _write_index(report_dir, None, args.quiet)
         return code
+    # the sinks, the batch and the fingerprint: imported for a batch (a page printed needs none)
+    from kitten.batch import print_summary, run
+    from kitten.io.fingerprint import fingerprint
+    from kitten.io.sinks import FolderSink
+
     # what decides the outputs a re-run would resume (a page printed has none: not made for it)
     settings = fingerprint(getattr(args, "format", target), job.target, config,
                            fields + (("report",) if report_dir is not None else ())
@@ -361,6 +362,9 @@ def _convert(args) -> int:
 def _sink(args, target: str, settings, fields: tuple[str, ...]):
     """Where the outcomes go: standard output (``-o -``, or no ``-o`` for JSON Lines), a
     JSON Lines file or shards, Parquet shards (with the extras ``fields``), an output folder."""
+    from kitten.io.jsonl import JsonlFileSink, JsonlShardSink, JsonlStreamSink
+    from kitten.io.sinks import FolderSink, StreamSink
+
     if args.output in (None, "-"):
         return JsonlStreamSink() if target == "jsonl" else StreamSink()
     if target == "jsonl" and args.shard_size:
@@ -520,7 +524,12 @@ def _with_boilerplate(config: Config, method: str | None, threshold: float | Non
     if changes:
         config = dataclasses.replace(config, boilerplate=dataclasses.replace(config.boilerplate, **changes))
     if config.boilerplate.method == "crf":
-        check_available(config.boilerplate.model, config.rules.classifiers)
+        from kitten.boilerplate.crf import CrfUnavailable, check_available  # the gate, only when it runs
+
+        try:
+            check_available(config.boilerplate.model, config.rules.classifiers)
+        except CrfUnavailable as exc:
+            raise ConfigError(str(exc)) from exc
     return config
 
 

@@ -13,17 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kitten.boilerplate import FALLBACK as GATE_FALLBACK
 from kitten.config import Config
 from kitten.document import Locators
-from kitten.fallback import plain_text_dump
 from kitten.io.files import MAX_PAGE_BYTES, atomic_write, output_path
 from kitten.io.records import InputError, Record
 from kitten.io.sources import TooLarge, load
 from kitten.language import identify
+from kitten.log import GATE_FALLBACK
 from kitten.page import Page
 from kitten.pipeline import DUMPS, PageResult, Target, run_page
-from kitten.report.page import write_report
 from kitten.render import block_dict, gate_readings, readings, sentence_dict
 
 #: the extra parts a JSON Lines record can carry (``--jsonl-fields``)
@@ -83,6 +81,22 @@ class Outcome:
         return "fallback" if GATE_FALLBACK in kinds else "labelled"
 
 
+def prepare(job: Job) -> None:
+    """Import what the pages of ``job`` will need beyond the steps every page runs: the
+    gate (``[boilerplate] method = "crf"``) and the page-type forest's code, the faithful
+    style's units, the visual report. Called before the workers are forked, so that
+    they start with these imports rather than each repeating them; ``kitten extract``
+    without them does not import them at all."""
+    config = job.config
+    if job.target != "xhtml" and config.boilerplate.method != "none":
+        import kitten.boilerplate  # noqa: F401
+        import kitten.page_type  # noqa: F401
+    if job.target != "xhtml" and config.output.style == "faithful":
+        import kitten.boilerplate.units  # noqa: F401
+    if job.report_dir is not None:
+        import kitten.report.page  # noqa: F401
+
+
 def convert(record: Record, job: Job) -> Outcome:
     """Read, convert and (with ``job.dump_dir``) dump one record. Never raises."""
     if record.skip:
@@ -111,6 +125,8 @@ def convert(record: Record, job: Job) -> Outcome:
             outcome.events.append({"step": "dump", "kind": "failed", "message": f"dump not written: {exc}"})
     if job.report_dir is not None:
         try:
+            from kitten.report.page import write_report  # imported before the workers start (prepare)
+
             write_report(result, job.report_dir, record.stem)
         except Exception as exc:  # noqa: BLE001 - a report that cannot be made must not lose the page
             outcome.events.append({"step": "report", "kind": "failed",
@@ -196,6 +212,8 @@ def stand_in(record: Record, status: str, reason: str, job: Job) -> Outcome:
     try:
         data = load(record, min(job.max_bytes, STAND_IN_DUMP_BYTES))
         outcome.size = len(data)
+        from kitten.fallback import plain_text_dump
+
         outcome.output = plain_text_dump(data)
     except Exception as exc:  # noqa: BLE001 - the reason above stands
         events.append({"step": "fallback", "kind": "note", "message": f"no plain-text dump: {exc}"})
