@@ -309,8 +309,11 @@ def _convert(args) -> int:
         return 2
     _warn_unused(args, target)
     max_bytes = int(args.max_page_size * 2**20)
+    # the language of each page is identified for what records it (the log beside an output
+    # folder, the records, --lang), not for pages printed on standard output as text
+    identify = target in RECORD_FORMATS or args.output not in (None, "-")
     job = Job("text" if target in RECORD_FORMATS else target, config, args.dump_dir, max_bytes, fields, report_dir,
-              languages)
+              languages, identify)
     include = tuple(args.include)
     stats = InputStats()
     source = records(paths, stats, follow_symlinks=args.follow_symlinks, max_bytes=max_bytes, include=include)

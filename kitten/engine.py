@@ -44,6 +44,10 @@ class Job:
     report_dir: Path | None = None  # write each page's visual report here (kitten.report)
     #: keep only pages identified in these languages (``--lang``; empty: every page)
     languages: tuple[str, ...] = ()
+    #: identify each page's language (``Outcome.lang``, ``lang_score``): what the batch log,
+    #: the records and ``--lang`` read; a page's text printed on standard output shows
+    #: neither, and its process need not load the language model
+    identify: bool = True
 
 
 @dataclass
@@ -114,7 +118,8 @@ def convert(record: Record, job: Job) -> Outcome:
                           job.config, job.target,
                           provenance=job.target == "json" or job.report_dir is not None
                           or not {"blocks", "sentences"}.isdisjoint(job.fields))
-        outcome = keep_languages(_outcome(record, result, len(data), job.fields), job.languages)
+        identify_language = job.identify or bool(job.languages)
+        outcome = keep_languages(_outcome(record, result, len(data), job.fields, identify_language), job.languages)
     except Exception as exc:  # noqa: BLE001 - run_page never raises; a bug here must not lose the page
         reason = f"{type(exc).__name__}: {exc}"
         return Outcome(record, "failed", reason, len(data), events=[{"step": "engine", "kind": "failed", "message": reason}])
@@ -134,7 +139,8 @@ def convert(record: Record, job: Job) -> Outcome:
     return outcome
 
 
-def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, ...]) -> Outcome:
+def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, ...],
+             identify_language: bool = True) -> Outcome:
     decoded = result.decoded
     events = [e.as_dict() for e in result.log]
     reason = ""
@@ -145,7 +151,7 @@ def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, .
                       result.output, result.output_suffix, events)
     if doc is not None:
         outcome.declared_lang, outcome.title, outcome.metadata = doc.declared_lang, doc.title, doc.metadata.as_dict()
-    text = page_text(result)
+    text = page_text(result) if identify_language else None
     if text:
         found = identify(text)
         outcome.lang, outcome.lang_score = found.lang, found.score
