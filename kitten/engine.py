@@ -85,13 +85,21 @@ class Outcome:
         return "fallback" if GATE_FALLBACK in kinds else "labelled"
 
 
-def prepare(job: Job) -> None:
+def prepare(job: Job, workers: int = 1) -> None:
     """Import what the pages of ``job`` will need beyond the steps every page runs: the
     gate (``[boilerplate] method = "crf"``) and the page-type forest's code, the faithful
-    style's units, the visual report. Called before the workers are forked, so that
-    they start with these imports rather than each repeating them; ``kitten extract``
-    without them does not import them at all."""
+    style's units, the visual report; with more than one worker, the modules that read a
+    table too (a page without a table needs none of them: one worker imports them at
+    its first table). Called before the workers are forked, so that they start with
+    these imports rather than each repeating them; ``kitten extract`` without them does
+    not import them at all."""
     config = job.config
+    if job.target != "xhtml" and config.tables.enabled and workers > 1:
+        import kitten.tables.celltypes  # noqa: F401
+        import kitten.tables.clauses  # noqa: F401
+        import kitten.tables.heuristics  # noqa: F401
+        import kitten.tables.records  # noqa: F401
+        import kitten.tables.rows  # noqa: F401
     if job.target != "xhtml" and config.boilerplate.method != "none":
         import kitten.boilerplate  # noqa: F401
         import kitten.page_type  # noqa: F401

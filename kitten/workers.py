@@ -163,7 +163,7 @@ def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], A
     # task's worker would import Kitten and load its models again). The models are loaded
     # when a page first needs them, in the worker (kitten.tables.table_model, cell_model).
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
-    prepare(job)  # what the pages will import, imported once, before the fork
+    prepare(job, max(1, jobs))  # what the pages will import, imported once, before the fork
     workers = [_Worker(ctx, job, memory_limit) for _ in range(max(1, jobs))]
     source = iter(records)
     exhausted = False

@@ -384,6 +384,29 @@ def test_python_m_kitten_prints_one_page(tmp_path: Path) -> None:
     assert proc.stdout == "A heading.\nSome text of the page.\n" and proc.stderr == ""
 
 
+def test_the_command_imports_what_a_page_printed_needs_only(tmp_path: Path) -> None:
+    """A fast start (issue 38, part 7): importing the command leaves for later what only
+    some runs or pages need: the gate, the page-type forest, the report, the modules that
+    read a table, the record sinks and fingerprint, the language model's reader and the
+    regex module, the single-byte encodings' codecs."""
+    late = ("kitten.boilerplate", "kitten.page_type", "kitten.report", "kitten.xmldoc", "kitten.tables.celltypes",
+            "kitten.tables.features", "kitten.tables.model", "kitten.io.jsonl", "kitten.io.fingerprint", "regex",
+            "importlib.metadata", "fasttext", "encodings.cp1252")
+    code = f"import sys, kitten.cli; print([m for m in {late!r} if m in sys.modules])"
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+    # a pool of workers has the table readers imported before it forks them; one worker imports them itself
+    for workers, imported in ((1, "False"), (2, "True")):
+        code = ("import sys; from kitten.config import Config; from kitten.engine import Job, prepare; "
+                f"prepare(Job('text', Config()), {workers}); print('kitten.tables.celltypes' in sys.modules)")
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                              cwd=tmp_path)
+        assert proc.stdout.strip() == imported, proc.stderr
+
+
 def test_removed_link_items_name_their_input_file(tmp_path: Path, capsys) -> None:
     menu = ("<ul>" + "".join(f"<li><a href='/{w}'>{w}</a></li>" for w in ("Home", "News", "Contact"))
             + "</ul><p>Some text of the page.</p>")
