@@ -1,4 +1,4 @@
 """``python -m kitten`` is the ``kitten`` command."""
-from kitten.cli import main
+from kitten.cli import console
 
-raise SystemExit(main())
+console()

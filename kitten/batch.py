@@ -13,10 +13,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Protocol, TextIO
 
-from kitten.boilerplate import FALLBACK as GATE_FALLBACK
 from kitten.engine import Job, Outcome
 from kitten.io.records import Record
 from kitten.io.sources import InputStats
+from kitten.log import GATE_FALLBACK
 from kitten.lists import LINK_ITEM_REMOVED
 from kitten.progress import Progress
 from kitten.workers import Interrupted, run_records

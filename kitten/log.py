@@ -5,6 +5,12 @@ from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Callable
 
 
+#: the event kind of a page whose boilerplate-gate labels were overridden
+#: (``kitten.boilerplate.fallback``); here so that the steps and the batch that count it
+#: need not import the gate, which runs only when configured
+GATE_FALLBACK = "boilerplate-fallback"
+
+
 class Event:
     """One logged decision. ``kind`` is a short machine-readable key (e.g. ``encoding``,
     ``sitemap``, ``fallback``, ``dropped-element``); ``message`` is for people. Immutable,

@@ -20,22 +20,18 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from kitten.boilerplate import FALLBACK as GATE_FALLBACK, gate
 from kitten.config import Config
-from kitten.fallback import plain_text_dump
-from kitten.log import Event, PageLog
+from kitten.log import GATE_FALLBACK, Event, PageLog
 from kitten.normalizer import to_marked_xhtml, to_xhtml
 from kitten.normalizer.origins import MARK, origins_of, strip_marks
 from kitten.normalizer.encoding import decode
 from kitten.page import Decoded, Page, Triage
-from kitten.page_type import classify as classify_page
 from kitten.lists import read_lists
 from kitten.render import document_dict, dumps, gate_readings, readings, render
 from kitten.structure import BLOCKS, build_document, parse_xhtml
 from kitten.styles import STYLES
 from kitten.tables import read_tables
 from kitten.triage import triage
-from kitten.xmldoc import xml_to_xhtml
 
 Target = Literal["xhtml", "text", "json", "cleaneval"]
 Status = Literal["done", "excluded", "fallback", "failed"]
@@ -110,6 +106,8 @@ def run_page(page: Page, config: Config, target: Target = "text", provenance: bo
         at[0] = "normalize"
         marked = paths = None  # provenance (``normalizer/origins.py``)
         if tri.kind == "xml":
+            from kitten.xmldoc import xml_to_xhtml
+
             xhtml = xml_to_xhtml(decoded.text, log)
         elif (target == "json" if provenance is None else provenance) and target != "xhtml" \
                 and MARK not in decoded.text:
@@ -131,7 +129,10 @@ def run_page(page: Page, config: Config, target: Target = "text", provenance: bo
         products["structure"] = doc
         ungated = doc
         gated = config.boilerplate.method != "none"
-        if gated:
+        if gated:  # the gate's modules and models: imported and loaded when configured
+            from kitten.boilerplate import gate
+            from kitten.page_type import classify as classify_page
+
             at[0] = "page_type"
             kind = products["page_type"] = classify_page(doc, page.url)
             doc = dataclasses.replace(doc, page_type=kind)
@@ -178,6 +179,8 @@ def _fallback(result: PageResult, log: PageLog, step: str, exc: Exception) -> Pa
     log.add(step, "fallback", reason)
     result.error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     try:
+        from kitten.fallback import plain_text_dump
+
         decoded = result.products.get("decode")
         text = plain_text_dump(decoded.text if decoded is not None else result.products["raw"])
     except Exception as exc2:  # noqa: BLE001 - reported as a failed page

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from kitten.engine import Job, Outcome, convert, stand_in
+from kitten.engine import Job, Outcome, convert, prepare, stand_in
 from kitten.io.records import Record
 
 #: records handed out ahead of the oldest unfinished one (bounds the parent's memory)
@@ -163,6 +163,7 @@ def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], A
     # task's worker would import Kitten and load its models again). The models are loaded
     # when a page first needs them, in the worker (kitten.tables.table_model, cell_model).
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
+    prepare(job, max(1, jobs))  # what the pages will import, imported once, before the fork
     workers = [_Worker(ctx, job, memory_limit) for _ in range(max(1, jobs))]
     source = iter(records)
     exhausted = False

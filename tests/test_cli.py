@@ -340,6 +340,73 @@ def test_subprocess_python_m(tree: Path, tmp_path: Path, capsys) -> None:
     assert_no_temp_files(out_sub)
 
 
+def test_console_runs_the_exit_handlers_then_ends_the_process(monkeypatch, capsys) -> None:
+    """The program (console script, python -m kitten) runs the exit handlers, flushes the
+    standard streams and ends with main's code without taking the interpreter apart;
+    with another thread running it exits as usual (SystemExit)."""
+    import kitten.cli as cli
+
+    calls: list = []
+
+    class Ended(Exception):
+        pass
+
+    def end(code: int) -> None:
+        calls.append(("os._exit", code))
+        raise Ended
+
+    def command() -> int:
+        print("the page's text")
+        return 3
+
+    monkeypatch.setattr(cli, "main", command)
+    monkeypatch.setattr(cli.atexit, "_run_exitfuncs", lambda: calls.append("exit handlers"))
+    monkeypatch.setattr(cli.os, "_exit", end)
+    monkeypatch.setattr(cli.threading, "active_count", lambda: 1)
+    with pytest.raises(Ended):
+        cli.console()
+    assert calls == ["exit handlers", ("os._exit", 3)]
+    assert capsys.readouterr().out == "the page's text\n"
+    calls.clear()
+    monkeypatch.setattr(cli.threading, "active_count", lambda: 2)
+    with pytest.raises(SystemExit) as stop:
+        cli.console()
+    assert stop.value.code == 3 and calls == []
+
+
+def test_python_m_kitten_prints_one_page(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text("<title>T</title><h1>A heading</h1><p>Some text of the page.</p>", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-m", "kitten", "extract", str(page)], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "A heading.\nSome text of the page.\n" and proc.stderr == ""
+
+
+def test_the_command_imports_what_a_page_printed_needs_only(tmp_path: Path) -> None:
+    """A fast start (issue 38, part 7): importing the command leaves for later what only
+    some runs or pages need: the gate, the page-type forest, the report, the modules that
+    read a table, the record sinks and fingerprint, the language model's reader and the
+    regex module, the single-byte encodings' codecs."""
+    late = ("kitten.boilerplate", "kitten.page_type", "kitten.report", "kitten.xmldoc", "kitten.tables.celltypes",
+            "kitten.tables.features", "kitten.tables.model", "kitten.io.jsonl", "kitten.io.fingerprint", "regex",
+            "importlib.metadata", "fasttext", "encodings.cp1252")
+    code = f"import sys, kitten.cli; print([m for m in {late!r} if m in sys.modules])"
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+    # a pool of workers has the table readers imported before it forks them; one worker imports them itself
+    for workers, imported in ((1, "False"), (2, "True")):
+        code = ("import sys; from kitten.config import Config; from kitten.engine import Job, prepare; "
+                f"prepare(Job('text', Config()), {workers}); print('kitten.tables.celltypes' in sys.modules)")
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                              cwd=tmp_path)
+        assert proc.stdout.strip() == imported, proc.stderr
+
+
 def test_removed_link_items_name_their_input_file(tmp_path: Path, capsys) -> None:
     menu = ("<ul>" + "".join(f"<li><a href='/{w}'>{w}</a></li>" for w in ("Home", "News", "Contact"))
             + "</ul><p>Some text of the page.</p>")

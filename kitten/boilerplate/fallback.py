@@ -6,10 +6,10 @@ from typing import Callable
 
 from kitten.boilerplate.features import word_count
 from kitten.document import Block
-from kitten.log import PageLog
+from kitten.log import GATE_FALLBACK, PageLog
 
 #: the log event of a page whose labels were overridden
-FALLBACK = "boilerplate-fallback"
+FALLBACK = GATE_FALLBACK
 
 #: when every block is labelled ``other`` on a page without prose, the blocks kept are
 #: those whose content probability is at least this share of the page's highest

@@ -117,11 +117,14 @@ def _single_byte_table(name: str) -> str:
     )
 
 
-_TABLES: Mapping[str, str] = MappingProxyType({
-    name: _single_byte_table(name)
-    for name in (*PYTHON_CODECS, "x-user-defined")
-    if name not in MULTI_BYTE
-})
+@functools.cache
+def _table(name: str) -> str | None:
+    """The decoding table of the single-byte WHATWG encoding ``name`` (None for another
+    name), made the first time a page needs it: making all 28 at import meant importing
+    Python's 28 codec modules (20-25 ms) for pages that are nearly all UTF-8."""
+    if name != "x-user-defined" and (name not in PYTHON_CODECS or name in MULTI_BYTE):
+        return None
+    return _single_byte_table(name)
 
 
 def decode_as(data: bytes, name: str) -> str:
@@ -129,16 +132,16 @@ def decode_as(data: bytes, name: str) -> str:
 
     Never raises: an unknown name (or ``replacement``) decodes as windows-1252.
     """
-    table = _TABLES.get(name)
+    table = _table(name)
     if table is not None:
         return codecs.charmap_decode(data, "replace", table)[0]
     codec = PYTHON_CODECS.get(name)
     if codec is None:
-        return codecs.charmap_decode(data, "replace", _TABLES["windows-1252"])[0]
+        return codecs.charmap_decode(data, "replace", _table("windows-1252"))[0]
     try:
         text = data.decode(codec, "replace")
     except Exception:  # pragma: no cover - CJK codecs with "replace" do not raise
-        return codecs.charmap_decode(data, "replace", _TABLES["windows-1252"])[0]
+        return codecs.charmap_decode(data, "replace", _table("windows-1252"))[0]
     fix = _WHATWG_FIXES.get(name)
     return text.translate(fix) if fix else text
 
@@ -511,13 +514,31 @@ def text_sample(data: bytes, high_bytes: int = 600) -> bytes:
     return b"\n".join(parts)
 
 
+class _Later:
+    """A regular expression compiled the first time it is used. The patterns of
+    :func:`measure` (and its script table) serve only pages whose encoding is in doubt,
+    a few in a hundred; compiled at import, they cost 15 ms on every start."""
+
+    __slots__ = ("_args", "_compiled")
+
+    def __init__(self, *args) -> None:
+        self._args = args
+        self._compiled: re.Pattern | None = None
+
+    def __getattr__(self, name: str):
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return getattr(self._compiled, name)
+
+
 _LATIN_EXT = "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"  # non-ASCII Latin letters
 _CYRILLIC = "\u0400-\u052f"
 _GREEK = "\u0370-\u03ff\u1f00-\u1fff"
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 
 
-def _script_table() -> dict[int, str]:
+@functools.cache
+def _script_table() -> Mapping[int, str]:
     """``str.translate`` table writing every letter of an alphabetic script as one code letter:
     ``a`` ASCII, ``L`` other Latin, ``C`` Cyrillic, ``G`` Greek, ``H`` Hebrew, ``A`` Arabic,
     ``T`` Thai, ``M`` combining mark. Ideographs, kana and hangul are left as they are."""
@@ -541,12 +562,11 @@ def _script_table() -> dict[int, str]:
                 if char.isalpha() or code in "MAHT" and unicodedata.category(char)[0] in "LM" \
                         or code in "AH" and unicodedata.category(char)[0] == "P":
                     table[point] = code
-    return table
+    return MappingProxyType(table)
 
 
-_SCRIPT_TABLE: Mapping[int, str] = MappingProxyType(_script_table())
 # adjacent letters of two scripts that never share a word (on the script-coded text)
-_MIXED_SCRIPT_RE = re.compile(
+_MIXED_SCRIPT_RE = _Later(
     f"[aL](?=[CGHAT])|[CGHAT](?=[aL])|C(?=[GHAT])|G(?=[CHAT])|H(?=[CGAT])|A(?=[CGHT])|T(?=[CGHA])"
     f"|[LCGHAT](?=[{_CJK}])|[{_CJK}](?=[LCGHAT])"
     f"|[\uac00-\ud7af](?=[\u3040-\u30ff])|[\u3040-\u30ff](?=[\uac00-\ud7af])"
@@ -568,45 +588,45 @@ def _cased(predicate: str, low: int, high: int) -> str:
 _LOWER_NA = _cased("islower", 0xDF, 0x24F) + _cased("islower", 0x370, 0x45F)
 _UPPER_NA = _cased("isupper", 0xC0, 0x24F) + _cased("isupper", 0x370, 0x45F)
 # lower->upper inside a word, with at least one non-ASCII letter ("пОКА", "żPor")
-_CASE_FLIP_RE = re.compile(f"[{_LOWER_NA}][A-Z{_UPPER_NA}]|[a-z][{_UPPER_NA}]")
+_CASE_FLIP_RE = _Later(f"[{_LOWER_NA}][A-Z{_UPPER_NA}]|[a-z][{_UPPER_NA}]")
 # a non-ASCII symbol or punctuation mark squeezed between two letters ("pøíli¹", "ĺ»ó");
 # not the apostrophes, soft hyphen, middle dot or acute accent that real words contain
 _LETTER = f"A-Za-z{_LATIN_EXT}{_CYRILLIC}{_GREEK}"
-_SYMBOL_IN_WORD_RE = re.compile(
+_SYMBOL_IN_WORD_RE = _Later(
     f"(?<=[{_LETTER}])[\u00a1-\u00ac\u00ae-\u00b3\u00b5\u00b6\u00b8-\u00bf\u00d7\u00f7\u2020-\u2022"
     f"\u2030-\u203a\u2122\u2500-\u25ff\u0080-\u009f\u02c6-\u02dd\u2116\u20ac\u2264\u2265\u221a"
     f"\u2248\u2260\u221e\u0192\u2320-\u23ff](?=[{_LETTER}])"
 )
 # a mathematical sign touching a letter ("÷sterreich" is Österreich read as macintosh)
-_MATH_BY_LETTER_RE = re.compile(
+_MATH_BY_LETTER_RE = _Later(
     f"[\u00f7\u00d7\u222b\u221a\u221e\u2248\u2260\u2264\u2265\u2202\u2211\u220f\u25ca](?=[{_LETTER}])"
     f"|(?<=[{_LETTER}])[\u00f7\u00d7\u222b\u221a\u221e\u2248\u2260\u2264\u2265\u2202\u2211\u220f\u25ca]"
 )
 # a small non-ASCII letter standing alone as a word, other than those that are words somewhere
 # (French/Portuguese "à", Italian "è", Hungarian "ő", Russian "я"...): French "à" read as
 # ISO-8859-2 is "ŕ"
-_LONE_LETTER_RE = re.compile(r"(?<!\w)[^\x00-\x7f](?!\w)")
+_LONE_LETTER_RE = _Later(r"(?<!\w)[^\x00-\x7f](?!\w)")
 _LONE_LETTER_WORDS = frozenset("àâèéêìòóôõùúőãáíýøåæöüäëïçñαβƒ" "ÀÂÈÉÊÒÓÔÕÚÃÁÍÅÖÄÇ") | frozenset("вксуоаияжбЯВКСУОАИЖБ") | frozenset("وب")
 # a non-ASCII letter glued to a number: "11ј" and "Ł5" are 11¼ and £5 read in the wrong
 # encoding; real text glues small letters that start a suffix ("2ème", "5-й" has a hyphen)
-_LETTER_BY_DIGIT_RE = re.compile(
+_LETTER_BY_DIGIT_RE = _Later(
     f"(?<=[0-9])[{_LOWER_NA}](?![\\w])|[0-9][{_UPPER_NA}]|[{_UPPER_NA}](?=[0-9])")
 # Thai spelling: vowel and tone marks only follow a consonant (or another mark), leading
 # vowels precede a consonant, Thai digits and rare signs do not touch letters
-_THAI_MISSPELLED_RE = re.compile(
+_THAI_MISSPELLED_RE = _Later(
     "(?<![\u0e01-\u0e2e\u0e31\u0e34-\u0e3a\u0e47-\u0e4e])[\u0e31\u0e34-\u0e3a\u0e47-\u0e4e]"
     "|[\u0e40-\u0e44](?![\u0e01-\u0e2e])"
     "|(?<=[\u0e01-\u0e4e])[\u0e4f-\u0e5b]|[\u0e4f-\u0e5b](?=[\u0e01-\u0e4e])"
 )
 # three accented Latin letters in a row ("Ïðèâåò" is windows-1251 read as windows-1252)
-_ACCENT_RUN_RE = re.compile(f"[{_LATIN_EXT}]{{3,}}")
-_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd\ufffe\uffff]")
-_PRIVATE_RE = re.compile("[\ue000-\uf8ff]")
-_HALFWIDTH_KANA_RE = re.compile("[\uff61-\uff9f]")
-_BOX_RE = re.compile("[\u2500-\u259f\u2320-\u23ff]")
+_ACCENT_RUN_RE = _Later(f"[{_LATIN_EXT}]{{3,}}")
+_CONTROL_RE = _Later("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd\ufffe\uffff]")
+_PRIVATE_RE = _Later("[\ue000-\uf8ff]")
+_HALFWIDTH_KANA_RE = _Later("[\uff61-\uff9f]")
+_BOX_RE = _Later("[\u2500-\u259f\u2320-\u23ff]")
 # characters running text does not use: the currency sign (0xA4 is € in ISO-8859-15, ₪ in
 # windows-1255) and the CJK vertical and small forms (EUC-JP or GBK punctuation read as Big5)
-_UNUSED_RE = re.compile("[\u00a4\ufe30-\ufe6f]")
+_UNUSED_RE = _Later("[\u00a4\ufe30-\ufe6f]")
 
 #: Letters beyond ASCII used by each language written in a Latin or Cyrillic script: a correct
 #: decoding uses one language's letters; a wrong one mixes letters of several languages
@@ -730,7 +750,7 @@ def measure(text: str) -> Badness:
     if not n:
         return Badness(0.0, 0.0)
     chars = Counter(text)
-    scripts = text.translate(_SCRIPT_TABLE)
+    scripts = text.translate(_script_table())
     bad = 3.0 * len(_CONTROL_RE.findall(text))
     bad += 1.0 * len(_PRIVATE_RE.findall(text))
     bad += 2.0 * len(_MIXED_SCRIPT_RE.findall(scripts))
@@ -872,7 +892,7 @@ def _replaces(sample: bytes, first: str, best: str, scores: Mapping[str, Badness
         return False
     evidence = (one.total - other.total) * _non_ascii_count(decode_as(sample, best))
     if evidence < _OVERRIDE_EVIDENCE:
-        if best != default or other.total != 0 or first not in _TABLES or best not in _TABLES:
+        if best != default or other.total != 0 or _table(first) is None or _table(best) is None:
             return False
         differ = sum(1 for a, b in zip(decode_as(sample, first), decode_as(sample, best)) if a != b)
         if not 0 < differ <= evidence:

@@ -13,8 +13,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from kitten.boilerplate import FALLBACK as GATE_FALLBACK
 from kitten.io.files import atomic_write, output_path
+from kitten.log import GATE_FALLBACK
 from kitten.pipeline import PageResult
 from kitten.render import document_dict, gate_readings, readings, sentence_dict
 from kitten.report.draw import collapse, draw

@@ -16,23 +16,25 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from kitten.config import TablesConfig
 from kitten.document import Block, Document, Locators
 from kitten.log import PageLog
 from kitten.resources import classifiers_dir
 from kitten.segment import ends_sentence
-from kitten.tables.clauses import Clause, build_clauses, unused_cells
 from kitten.tables.collect import leaf_tables
 from kitten.tables.collect import fill_text, table_text
-from kitten.tables.celltypes import type_cells
-from kitten.tables.features import CELL_FEATURES, CONTEXT_FEATURES, TABLE_FEATURES, table_features, view
 from kitten.tables.grid import Grid, GridTooLarge, build_grid
-from kitten.tables.heuristics import fix_types
-from kitten.tables.model import Model, Stacked, load_model
-from kitten.tables.records import Record, records_frame, table_records
-from kitten.tables.rows import row_blocks
+
+# The modules that read a table (features, models, cell types, heuristics, clauses,
+# records, rows: 20-30 ms to import) are imported when a page first has a leaf table:
+# many pages have none. A batch imports them before its workers are forked
+# (kitten.engine.prepare).
+if TYPE_CHECKING:
+    from kitten.tables.clauses import Clause
+    from kitten.tables.model import Model, Stacked
+    from kitten.tables.records import Record
 
 __all__ = ["read_tables", "data_tables", "TableReading", "TableWriter", "CLAUSES", "ROWS", "models", "table_model",
            "cell_model"]
@@ -72,10 +74,14 @@ class TableReading:
     def records(self) -> list[Record]:
         """The data table's rows as dicts keyed by column header (``records.py``); [] for
         a layout table."""
+        from kitten.tables.records import table_records
+
         return table_records(self.grid) if self.label == "data" and self.grid is not None else []
 
     def frame(self):
         """:meth:`records` as a pandas DataFrame (needs pandas)."""
+        from kitten.tables.records import records_frame
+
         return records_frame(self.records())
 
 
@@ -86,12 +92,18 @@ TABLE_MODEL, CELL_MODEL = "tables.json", "cells.json"
 def table_model(classifiers: str = "") -> Model:
     """The data/layout model, loaded when a page first has a table to classify (once per
     process)."""
+    from kitten.tables.features import TABLE_FEATURES
+    from kitten.tables.model import load_model
+
     return load_model(str(classifiers_dir(classifiers) / TABLE_MODEL), TABLE_FEATURES)
 
 
 def cell_model(classifiers: str = "") -> Model | Stacked:
     """The cell-type model (3 MB of trees, a few tenths of a second to load), loaded when
     a page first has a data table (once per process)."""
+    from kitten.tables.features import CELL_FEATURES, CONTEXT_FEATURES
+    from kitten.tables.model import load_model
+
     return load_model(str(classifiers_dir(classifiers) / CELL_MODEL), CELL_FEATURES, CONTEXT_FEATURES)
 
 
@@ -110,6 +122,8 @@ def data_tables(doc: Document, config: TablesConfig, classifiers: str = "") -> s
              if isinstance(grid, Grid) and grid.n_rows >= 2 and grid.n_cols >= 2]
     if not grids:
         return set()
+    from kitten.tables.features import table_features, view
+
     model = table_model(classifiers)
     data_index = model.classes.index("data")
     return {tb.element for tb, grid in grids
@@ -140,6 +154,11 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
     found = list(_leaf_grids(doc, config))
     if not found:
         return doc
+    from kitten.tables.celltypes import type_cells
+    from kitten.tables.clauses import build_clauses
+    from kitten.tables.features import table_features, view
+    from kitten.tables.heuristics import fix_types
+
     readings: list[TableReading] = []
     replace: list[tuple[int, int, list[Block]]] = []
     for tb, grid in found:
@@ -223,6 +242,8 @@ def _one_line(grid: Grid, table) -> list[Block]:
 
 def _clause_blocks(grid: Grid, clauses: list[Clause], table) -> list[Block]:
     """The parser style's data table: a block per clause, then the cells no clause read."""
+    from kitten.tables.clauses import unused_cells
+
     out = []
     for c in clauses:
         source = grid.rows[c.row] if c.row < len(grid.rows) else table
@@ -246,6 +267,12 @@ class TableWriter:
 
 #: the parser style: one clause per data row; a short table as one sentence
 CLAUSES = TableWriter(_clause_blocks, _one_line, "clauses", "one sentence")
+def _rows(grid: Grid, table, *_) -> list[Block]:
+    """The faithful style's table: the rows as written, one a line (``rows.py``)."""
+    from kitten.tables.rows import row_blocks
+
+    return row_blocks(grid, table)
+
+
 #: the faithful style: the rows as written, one a line (``rows.py``)
-ROWS = TableWriter(lambda grid, _, table: row_blocks(grid, table), row_blocks, "rows as written",
-                   "rows as written")
+ROWS = TableWriter(lambda grid, _, table: _rows(grid, table), _rows, "rows as written", "rows as written")
