@@ -164,6 +164,24 @@ def test_a_header_ending_with_a_colon_does_not_double_it():
     assert [c.text for c in build_clauses(g, TablesConfig())] == ["Start: $100", "End: $90"]
 
 
+def test_a_big_table_gives_every_row_its_clause_with_its_headers():
+    """Issue 39's page (``benchmarks/growth.py``, ``words``): 1,900 rows of 50 columns, a
+    ``th`` header row and a ``th`` naming each row, numbers and words in the other cells.
+    Every row is a clause (a sentence), in order, each value bound to its column's header and to the
+    row's entity, the entity named by its column's header."""
+    words = ("red", "green", "blue", "yes", "no", "north", "south", "open", "closed", "high")
+
+    def value(r: int, c: int) -> str:
+        return words[(r + c) % len(words)] if c % 3 == 0 else str(r * c)
+
+    head = "<tr><th>Name</th>" + "".join(f"<th>Column {c}</th>" for c in range(49)) + "</tr>"
+    body = "".join(f"<tr><th>Item {r}</th>" + "".join(f"<td>{value(r, c)}</td>" for c in range(49)) + "</tr>"
+                   for r in range(1900))
+    lines = _lines(f"<html><body><table>{head}{body}</table></body></html>")
+    assert lines == [f"Name: Item {r} / " + " / ".join(f"Column {c} ; Item {r}: {value(r, c)}" for c in range(49)) + "."
+                     for r in range(1900)]
+
+
 def test_cells_no_clause_carries_are_kept():
     from kitten.tables.clauses import unused_cells
 
