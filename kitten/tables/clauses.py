@@ -28,6 +28,7 @@ Separators are settings (``[tables]``): ``thema_separator`` " ;; ",
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from kitten.config import TablesConfig
@@ -107,9 +108,9 @@ def section_rows(grid: Grid, is_header_row: list[bool]) -> dict[int, str]:
     header with text alone in its row (not the first row), below a row that is not a
     header row, above one, or spanning every column ("01: Ain" between the column
     headers and the airports of that department)."""
-    texts: dict[int, list] = {}
+    texts: dict[int, list] = {}  # the cells with a letter or digit starting in each header row
     for c in grid.cells:
-        if _has_alnum(c.text):
+        if is_header_row[c.row] and _has_alnum(c.text):
             texts.setdefault(c.row, []).append(c)
     out: dict[int, str] = {}
     is_header_row = list(is_header_row)  # a section found is no header row for the next one
@@ -208,14 +209,22 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
                 parts.append(f"{corner}{value_sep}{h.text}")
         run = runs[r]
         in_run = known.setdefault((run.start, run.stop), {})
+        # the row headers bound to a value are those left of it, else those right of it (a
+        # rank before the name): the same for every value with as many headers left of it
+        # (or, with none, right of it), joined once per row and count, not once per value
+        header_cols = sorted(h.col for h in headers)
+        row_headers: dict[int, str] = {}
         for d in data:
             column = in_run.get((d.col, d.colspan))
             if column is None:
                 column = headers_over(run, d.col, d.colspan)
             if headers:
-                # the row headers left of the value, else those right of it (a rank before the name)
-                bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
-                row_header = _join([_label(h.text) for h in bound], level_sep)
+                left = bisect_left(header_cols, d.col)
+                count = left if left else -1 - (len(header_cols) - bisect_right(header_cols, d.col))
+                row_header = row_headers.get(count)
+                if row_header is None:
+                    bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
+                    row_header = row_headers[count] = _join([_label(h.text) for h in bound], level_sep)
                 label = column + header_sep + row_header if column and row_header else column or row_header
             else:
                 label = column
