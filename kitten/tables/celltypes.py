@@ -12,7 +12,8 @@ def type_cells(v: TableView, breaks: dict, model: Model | Stacked) -> None:
         stage1 = model.stage1
         probs = stage1.proba_many(base)
         context = context_features(v, probs, stage1.classes)
-        base = [(*x, *cx) for x, cx in zip(base, context)]  # the second stage's: the first's, extended
+        for x, cx in zip(base, context):  # the second stage's vectors: the first's, extended
+            x.extend(cx)
         model = model.stage2
     for cell, (label, _) in zip(v.grid.cells, model.predict_many(base)):
         cell.type = label

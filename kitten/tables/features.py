@@ -102,10 +102,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import repeat
 
 from lxml import etree
 
@@ -288,8 +286,6 @@ class TableView:
     rows: list[list[Cell]]  # distinct cells covering each row
     cols: list[list[Cell]]  # distinct cells covering each column
     links: list[bool]  # each cell is a link cell (``is_link_cell``; by ``Cell.index``)
-    row_ix: list[list[int]]  # ``rows`` as cell indexes
-    col_ix: list[list[int]]  # ``cols`` as cell indexes
 
 
 def view(grid: Grid) -> TableView:
@@ -302,8 +298,7 @@ def view(grid: Grid) -> TableView:
     rows = [grid.row_cells(r) for r in range(grid.n_rows)]
     cols = [grid.col_cells(c) for c in range(grid.n_cols)]
     links = [m is not plain and is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
-    return TableView(grid, types, marks, rows, cols, links, [[c.index for c in row] for row in rows],
-                     [[c.index for c in col] for col in cols])
+    return TableView(grid, types, marks, rows, cols, links)
 
 
 def _text_types(texts: list[str]) -> list[str]:
@@ -408,60 +403,45 @@ CELL_FEATURES = (
 _SECTION = {"tbody": 0.0, "thead": 1.0, "tfoot": 2.0}
 
 
-def cell_features(v: TableView, breaks: dict) -> list[tuple]:
-    """One feature vector per cell of ``v.grid.cells`` (same order), a tuple in the order
-    of :data:`CELL_FEATURES`. ``breaks``: cell element -> number of line breaks.
-
-    Computed feature by feature: each feature a list (or an iterator) over the cells, a
-    value of a row or column looked up by the cell's row or column, the vectors made by
-    one ``zip`` at the end; the rows and columns are read as lists of cell indexes. Each
-    value is the same number, of the same type, as a cell's own expression would give:
-    a 1,900 x 50 table's 95,000 vectors in a fraction of the time of a loop building a
-    list per cell."""
+def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
+    """One feature vector per cell of ``v.grid.cells`` (same order). ``breaks``: cell element
+    -> number of line breaks."""
     g = v.grid
-    cells = g.cells
-    n = len(cells)
-    types, marks, links = v.types, v.marks, v.links
-    slots, rows_total, cols_total = g.slots, g.n_rows, g.n_cols
-    n_rows, n_cols = rows_total or 1, cols_total or 1
-    row_ix, col_ix = v.row_ix, v.col_ix
+    types, marks = v.types, v.marks
+    n_rows, n_cols = g.n_rows or 1, g.n_cols or 1
+    table_th = sum(1 for c in g.cells if c.tag == "th") / (len(g.cells) or 1)
 
-    # per cell (by Cell.index): where it is, its text, and what is counted of it
-    row = [c.row for c in cells]
-    col = [c.col for c in cells]
-    rowspan = [c.rowspan for c in cells]
-    colspan = [c.colspan for c in cells]
-    text = [c.text for c in cells]
-    length = list(map(len, text))
-    has_text = list(map(bool, text))
-    is_th = [c.tag == "th" for c in cells]
-    merged = [rs > 1 or cs > 1 for rs, cs in zip(rowspan, colspan)]
-    empty = [not t for t in has_text]
-    # emphasized (a th, or 80% of its text emphasized), and its text as compared with
-    # other cells' (case and spaces ignored)
-    is_strong = [th or bool(t) and m.emphasis_chars >= 0.8 * len(t) for th, t, m in zip(is_th, text, marks)]
-    key = [" ".join(t.lower().split()) if t else "" for t in text]
+    def stats(group: list[Cell]) -> tuple[float, float, float]:
+        k = len(group) or 1
+        merged = th = empty = 0
+        for c in group:  # one pass, not three
+            merged += c.rowspan > 1 or c.colspan > 1
+            th += c.tag == "th"
+            empty += not c.text
+        return merged / k, th / k, empty / k
+
+    row_stats = [stats(row) for row in v.rows]
+    col_stats = [stats(col) for col in v.cols]
+
+    # per cell (by Cell.index), computed once: emphasized (a th, or 80% of its text
+    # emphasized), and its text as compared with other cells' (case and spaces ignored)
+    is_strong = [c.tag == "th" or bool(c.text) and marks[c.index].emphasis_chars >= 0.8 * len(c.text)
+                 for c in g.cells]
+    key = [" ".join(c.text.lower().split()) if c.text else "" for c in g.cells]
     words = [k.count(" ") + 1 if k else 0 for k in key]  # the text's words, from its key
-    table_th = sum(is_th) / (n or 1)
-
-    def per_group(flags: list, groups: list[list[int]]) -> list[float]:
-        """The share of the cells of each group (row or column) whose flag is set."""
-        return [sum(map(flags.__getitem__, ix)) / (len(ix) or 1) for ix in groups]
-
-    row_merged, row_th, row_empty = (per_group(x, row_ix) for x in (merged, is_th, empty))
-    col_merged, col_th, col_empty = (per_group(x, col_ix) for x in (merged, is_th, empty))
-    row_emph = per_group(is_strong, row_ix)
-    col_len = per_group(length, col_ix)  # the mean length of the column's cells
+    row_emph = [sum(1 for c in row if is_strong[c.index]) / (len(row) or 1) for row in v.rows]
+    col_len = [sum(len(c.text) for c in col) / (len(col) or 1) for col in v.cols]
     # the top of the grid: the first row below title rows (one cell across the table)
-    top_row = next((r for r, ix in enumerate(row_ix) if len(ix) > 1), 0)
-    tops = [slots[top_row][c] for c in range(cols_total)] if rows_total else []
+    top_row = next((r for r, row in enumerate(v.rows) if len(row) > 1), 0)
+    tops = [g.slots[top_row][col] for col in range(g.n_cols)] if g.n_rows else []
     # per column, over its body (the cells with text below the top row): whether the top
     # cell's type differs from most of the body's, distinct texts, words, links
     differs = 0
     col_distinct, col_alpha, col_links = [], [], []
-    for ix, top_cell in zip(col_ix, tops):
-        body = [i for i in ix if row[i] > top_row and has_text[i]]
-        below = [types[i] for i in body]
+    links = v.links
+    for col, top_cell in zip(v.cols, tops):
+        body = [c for c in col if c.row > top_row and c.text]
+        below = [types[c.index] for c in body]
         if top_cell is not None and top_cell.text and below:
             counts: dict[str, int] = {}
             for t in below:
@@ -469,125 +449,137 @@ def cell_features(v: TableView, breaks: dict) -> list[tuple]:
             most = max(counts.values())
             differs += counts.get(types[top_cell.index], 0) != most  # a tie counts as agreement
         k = len(body) or 1
-        col_distinct.append(len({text[i] for i in body}) / k)
+        col_distinct.append(len({c.text for c in body}) / k)
         col_alpha.append(below.count("alpha") / k)
-        col_links.append(sum(map(links.__getitem__, body)) / k)
-    top_differs = differs / (len(col_ix) or 1)
+        col_links.append(sum(1 for c in body if links[c.index]) / k)
+    top_differs = differs / (len(v.cols) or 1)
     top_strong = row_emph[top_row] if row_emph else 0.0
     first_alpha = next((i for i, a in enumerate(col_alpha) if a >= 0.5), -1)
-    first_text = [False] * n  # the first cell with text of each row
-    for ix in row_ix:
-        first = next((i for i in ix if has_text[i]), None)
-        if first is not None:
-            first_text[first] = True
+    first_text = [False] * len(g.cells)  # the first cell with text of each row (by Cell.index)
+    for row in v.rows:
+        for c in row:
+            if c.text:
+                first_text[c.index] = True
+                break
+    # text types counted once per row and column: a cell's "others" are its row (column)
+    # but itself, so each share is a subtraction, not a scan (linear in the cells)
+    row_types = [_type_counts(row, types) for row in v.rows]
+    col_types = [_type_counts(col, types) for col in v.cols]
     top_text = [top is not None and bool(top.text) for top in tops]  # per column
-    top_strong_col = [top is not None and is_strong[top.index] for top in tops]
     # same_as_top: a cell below the top row with the text of its column's top cell (case and
     # spaces ignored), a header repeated inside the table; row_same_as_top: the share of
     # such cells among the row's cells with text (a whole repeated header row is near 1)
-    row_texts = [sum(map(has_text.__getitem__, ix)) for ix in row_ix]  # cells with text per row
+    row_texts = [sum(1 for c in row if c.text) for row in v.rows]  # cells with text per row
     top_key = [key[top.index] if top is not None else "" for top in tops]
-    same_top = [k == top_key[cc] != "" and r > top_row and tops[cc] is not c
-                for c, r, cc, k in zip(cells, row, col, key)]
-    row_same = [sum(map(same_top.__getitem__, ix)) / (row_texts[r] or 1) for r, ix in enumerate(row_ix)]
+    same_top = [False] * len(g.cells)  # by Cell.index
+    for c in g.cells:
+        if c.text and c.row > top_row and tops[c.col] is not c and top_key[c.col] \
+                and key[c.index] == top_key[c.col]:
+            same_top[c.index] = True
+    row_same = [sum(1 for c in row if same_top[c.index]) / (row_texts[r] or 1) for r, row in enumerate(v.rows)]
+    top_strong_col = [top is not None and is_strong[top.index] for top in tops]
     # same_as_header: a cell below the top row whose text (case and spaces ignored) is that
     # of a cell above it in its column in a row of headers (the top row, or a row whose
     # cells with text are mostly th or emphasized): a repeated header even where the table
     # has several header rows or sections that rename a column; row_same_as_header: the
-    # share of such cells among the row's cells with text. The cells starting in a row are
-    # a run of ``cells`` (placed row by row).
-    strong_text = [s and t for s, t in zip(is_strong, has_text)]
-    seen: list[set] = [set() for _ in range(cols_total)]  # texts of header rows above, per column
-    same_head = [False] * n
-    start = 0
-    for r, ix in enumerate(row_ix):
-        stop = start
-        while stop < n and row[stop] == r:
-            stop += 1
+    # share of such cells among the row's cells with text
+    seen: list[set] = [set() for _ in range(g.n_cols)]  # texts of header rows above, per column
+    same_head = [False] * len(g.cells)
+    for r, row in enumerate(v.rows):
+        own = [c for c in row if c.row == r]
         if r > top_row:
-            for i in range(start, stop):
-                if has_text[i] and key[i] in seen[col[i]]:
-                    same_head[i] = True
-        texts = row_texts[r]
-        if r >= top_row and texts and (r == top_row or sum(map(strong_text.__getitem__, ix)) * 2 > texts):
-            for i in range(start, stop):
-                if has_text[i]:
-                    for cc in range(col[i], col[i] + colspan[i]):
-                        seen[cc].add(key[i])
-        start = stop
-    row_same_head = [sum(map(same_head.__getitem__, ix)) / (row_texts[r] or 1) for r, ix in enumerate(row_ix)]
-    col_th_body = []  # the share of th among the column's cells below the top row
-    for ix in col_ix:
-        body = [i for i in ix if row[i] > top_row]
-        col_th_body.append(sum(map(is_th.__getitem__, body)) / (len(body) or 1))
+            for c in own:
+                if c.text and key[c.index] in seen[c.col]:
+                    same_head[c.index] = True
+        with_text = [c for c in row if c.text]
+        if r >= top_row and with_text and (r == top_row or sum(is_strong[c.index] for c in with_text) * 2
+                                           > len(with_text)):
+            for c in own:
+                if c.text:
+                    for col in range(c.col, c.col + c.colspan):
+                        seen[col].add(key[c.index])
+    row_same_head = [sum(1 for c in row if same_head[c.index]) / (row_texts[r] or 1)
+                     for r, row in enumerate(v.rows)]
+    col_th_body = [sum(1 for c in col if c.row > top_row and c.tag == "th") /
+                   (sum(1 for c in col if c.row > top_row) or 1) for col in v.cols]
 
-    # a cell's shares of its row's (column's) other cells by text type: the types counted
-    # once per row and column, each share a subtraction, not a scan
-    row_by_type = [_by_type(_type_counts(ix, types), (len(ix) - 1) or 1, "numeric", "date") for ix in row_ix]
-    col_by_type = [_by_type(_type_counts(ix, types), (len(ix) - 1) or 1, "alpha") for ix in col_ix]
-    row_agree, row_numeric = zip(*[row_by_type[r][t] for r, t in zip(row, types)]) if n else ((), ())
-    col_agree, col_alpha_share = zip(*[col_by_type[cc][t] for cc, t in zip(col, types)]) if n else ((), ())
-    # the neighbours: the cell above, left of and below the cell (None: no cell there)
-    above = [slots[r - 1][cc] if r else None for r, cc in zip(row, col)]
-    left = [slots[r][cc - 1] if cc else None for r, cc in zip(row, col)]
-    below_row = [r + rs for r, rs in zip(row, rowspan)]
-    below_top = [r > top_row and tops[cc] is not c for c, r, cc in zip(cells, row, col)]
+    # what the vector takes from the cell's row and column, by text type, computed once
+    # per row (column) with the expressions a cell would use
+    n_r = [(len(row) - 1) or 1 for row in v.rows]
+    n_c = [(len(col) - 1) or 1 for col in v.cols]
+    row_by_type = [_by_type(in_row, k, "numeric", "date") for in_row, k in zip(row_types, n_r)]
+    col_by_type = [_by_type(in_col, k, "alpha") for in_col, k in zip(col_types, n_c)]
+    slots, rows_total, cols_total = g.slots, g.n_rows, g.n_cols
+    out = []
+    append = out.append
+    for c in g.cells:
+        r, col, i, text = c.row, c.col, c.index, c.text
+        rowspan, colspan = c.rowspan, c.colspan
+        below_top = r > top_row and tops[col] is not c
+        t = types[i]
+        m = marks[i]
+        row_agree, row_numeric = row_by_type[r][t]
+        col_agree, col_alpha_share = col_by_type[col][t]
+        if r:
+            above = slots[r - 1][col]
+            above_th = 1.0 if above is not None and above.tag == "th" else 0.0
+            above_empty = 1.0 if above is None or not above.text else 0.0
+        else:
+            above_th, above_empty = 0.0, -1.0
+        left = slots[r][col - 1] if col else None
+        below = r + rowspan
+        below_empty = -1.0 if below >= rows_total else (1.0 if slots[below][col] is None or not slots[below][col].text
+                                                        else 0.0)
+        length = len(text)
+        rm, rth, rem = row_stats[r]
+        cm, cth, cem = col_stats[col]
+        mean_len = col_len[col]
+        append([
+            r, col, r / n_rows, col / n_cols, 1.0 if r == top_row else 0.0, 1.0 if col == 0 else 0.0,
+            1.0 if below >= rows_total else 0.0, rowspan, colspan, 1.0 if colspan >= n_cols and n_cols > 1 else 0.0,
+            rm, cm, breaks.get(c.element, 0), 1.0 if c.tag == "th" else 0.0,
+            min(1.0, m.emphasis_chars / length) if length else 0.0,
+            *_TYPE_FLAGS.get(t, _NO_TYPE),
+            length, words[i], 1.0 if links[i] else 0.0,
+            row_agree, col_agree,
+            rth, cth, rem, cem,
+            above_th, 1.0 if left is not None and left.tag == "th" else 0.0,
+            _SECTION.get(c.section, 0.0), 1.0 if text.endswith(":") else 0.0, table_th, rows_total, cols_total,
+            1.0 if first_text[i] else 0.0,
+            1.0 if below_top and top_text[col] else 0.0,
+            1.0 if below_top and top_strong_col[col] else 0.0,
+            row_numeric, col_alpha_share,
+            length / mean_len if mean_len else 0.0, row_emph[r], top_differs, top_strong,
+            col_distinct[col], 1.0 if col == first_alpha else 0.0, col_links[col],
+            1.0 if same_top[i] else 0.0, row_same[r],
+            1.0 if m.images > 0 else 0.0, above_empty, below_empty,
+            1.0 if same_head[i] else 0.0, row_same_head[r], col_th_body[col],
+            rows_total - below, 1.0 if _NOTE.match(text) else 0.0, row_texts[r],
+        ])
+    return out
 
-    def by_row(values: list):
-        return map(values.__getitem__, row)
 
-    def by_col(values: list):
-        return map(values.__getitem__, col)
-
-    def flag(values) -> list[float]:
-        return [1.0 if x else 0.0 for x in values]
-
-    def same(value) -> repeat:
-        return repeat(value, n)
-
-    columns = (
-        row, col, [r / n_rows for r in row], [cc / n_cols for cc in col], [1.0 if r == top_row else 0.0 for r in row],
-        [1.0 if cc == 0 else 0.0 for cc in col], [1.0 if b >= rows_total else 0.0 for b in below_row],
-        rowspan, colspan, [1.0 if cs >= n_cols and n_cols > 1 else 0.0 for cs in colspan],
-        by_row(row_merged), by_col(col_merged), [breaks.get(c.element, 0) for c in cells], flag(is_th),
-        [min(1.0, m.emphasis_chars / k) if k else 0.0 for m, k in zip(marks, length)],
-        *([1.0 if t == x else 0.0 for t in types] for x in ("numeric", "date", "alpha", "empty")),
-        length, words, flag(links),
-        row_agree, col_agree,
-        by_row(row_th), by_col(col_th), by_row(row_empty), by_col(col_empty),
-        [1.0 if a is not None and a.tag == "th" else 0.0 for a in above],
-        [1.0 if a is not None and a.tag == "th" else 0.0 for a in left],
-        [_SECTION.get(c.section, 0.0) for c in cells], [1.0 if t.endswith(":") else 0.0 for t in text],
-        same(table_th), same(rows_total), same(cols_total),
-        flag(first_text),
-        [1.0 if b and t else 0.0 for b, t in zip(below_top, by_col(top_text))],
-        [1.0 if b and t else 0.0 for b, t in zip(below_top, by_col(top_strong_col))],
-        row_numeric, col_alpha_share,
-        [k / mean if mean else 0.0 for k, mean in zip(length, by_col(col_len))],
-        by_row(row_emph), same(top_differs), same(top_strong),
-        by_col(col_distinct), [1.0 if cc == first_alpha else 0.0 for cc in col], by_col(col_links),
-        flag(same_top), by_row(row_same),
-        [1.0 if m.images > 0 else 0.0 for m in marks],
-        [(1.0 if a is None or not a.text else 0.0) if r else -1.0 for a, r in zip(above, row)],
-        [-1.0 if b >= rows_total else (1.0 if slots[b][cc] is None or not slots[b][cc].text else 0.0)
-         for b, cc in zip(below_row, col)],
-        flag(same_head), by_row(row_same_head), by_col(col_th_body),
-        [rows_total - b for b in below_row], [1.0 if _NOTE.match(t) else 0.0 for t in text], by_row(row_texts),
-    )
-    return list(zip(*columns))
+#: the ``numeric``, ``date``, ``alpha`` and ``empty`` features of each text type
+_TYPE_FLAGS = {t: tuple(1.0 if t == x else 0.0 for x in ("numeric", "date", "alpha", "empty"))
+               for t in ("numeric", "date", "alpha", "empty")}
+_NO_TYPE = (0.0, 0.0, 0.0, 0.0)
 
 
 def _by_type(counts: dict[str, int], others: int, *kinds: str) -> dict[str, tuple[float, float]]:
     """For a cell of each text type of ``counts`` (the types of a row or column, the cell
     among them): the share of the ``others`` other cells of its type, and of those of
     ``kinds`` (the cell left out when it is of one of them)."""
-    same_kind = sum(counts.get(k, 0) for k in kinds)
+    same_kind = sum(counts[k] for k in kinds)
     return {t: ((n - 1) / others, (same_kind - (t in kinds)) / others) for t, n in counts.items()}
 
 
-def _type_counts(ix: list[int], types: list[str]) -> Counter:
-    """How many of the cells of indexes ``ix`` have each text type."""
-    return Counter(map(types.__getitem__, ix))
+def _type_counts(cells: list[Cell], types: dict) -> dict[str, int]:
+    """How many of ``cells`` have each text type (0 for the types absent)."""
+    counts = dict.fromkeys(("numeric", "date", "alpha", "empty"), 0)
+    for c in cells:
+        t = types[c.index]
+        counts[t] = counts.get(t, 0) + 1
+    return counts
 
 
 #: Features of the second stage of the cell model (collective classification): what the
