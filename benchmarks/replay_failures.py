@@ -168,7 +168,7 @@ def interrupt_case(tmp: Path, src: Path, names: list[str], sig: signal.Signals, 
         [json.loads(x) for x in part.read_text(encoding="utf-8").splitlines()]
     final_ids = [r.get("id", r.get("page")) for r in final]
     missing = len(names) - len(kept)
-    ok = (proc.returncode == 1 and "INTERRUPTED" in err and "Traceback" not in err and 0 < len(kept) < len(names)
+    ok = (proc.returncode == 128 + sig and "INTERRUPTED" in err and "Traceback" not in err and 0 < len(kept) < len(names)
           and ids == names[:len(ids)] and not died and again.returncode == 0 and f"{missing} pages in" in again.stderr
           and f"{len(kept)} done by an earlier run" in again.stderr
           and sorted(final_ids) == names and len(set(final_ids)) == len(final_ids)

@@ -12,6 +12,19 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from kitten.api import extract, normalize  # noqa: E402
-
 __all__ = ["__version__", "normalize", "extract"]
+
+
+def __getattr__(name: str):
+    """``kitten.normalize`` and ``kitten.extract``, imported when first asked for: ``import
+    kitten`` (and the ``kitten`` command, which imports what its subcommand needs) does
+    not load the whole pipeline."""
+    if name in ("normalize", "extract"):
+        from kitten import api
+
+        return getattr(api, name)
+    if name == "api":  # ``kitten.api.extract_result`` after ``import kitten``, as before
+        import importlib
+
+        return importlib.import_module("kitten.api")
+    raise AttributeError(f"module 'kitten' has no attribute {name!r}")

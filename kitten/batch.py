@@ -1,5 +1,5 @@
-"""Batch runs: sources -> skip what a resumed run has -> worker pool -> sink, with a
-progress line and a summary in which every input is counted once.
+"""Batch runs: sources -> skip what a resumed run has -> worker pool -> sink, with its
+progress (``kitten.progress``) and a summary in which every input is counted once.
 
 ``run`` is what ``kitten extract`` and ``kitten normalize`` call with an output (a folder,
 or JSON Lines). Outcomes reach the sink in input order, so ``-j 1`` and ``-j 4`` write the
@@ -18,6 +18,7 @@ from kitten.engine import Job, Outcome
 from kitten.io.records import Record
 from kitten.io.sources import InputStats
 from kitten.lists import LINK_ITEM_REMOVED
+from kitten.progress import Progress
 from kitten.workers import Interrupted, run_records
 
 
@@ -35,6 +36,7 @@ class Summary:
     bytes: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    signal: int = 0  # the signal that stopped the run (when interrupted)
     excluded_reasons: Counter = field(default_factory=Counter)
     fallback_reasons: Counter = field(default_factory=Counter)
     failed_reasons: Counter = field(default_factory=Counter)
@@ -85,61 +87,49 @@ def _short(reason: str) -> str:
 
 
 def run(records: Iterable[Record], job: Job, sink: Sink, *, jobs: int = 1, page_timeout: float = 60.0,
-        memory_limit: int = 0, progress: TextIO | None = None, inputs: InputStats | None = None) -> Summary:
+        memory_limit: int = 0, progress: Progress | None = None, inputs: InputStats | None = None) -> Summary:
     """Convert every record not done by an earlier run and write its outcome to ``sink``.
     Ctrl-C, SIGTERM and SIGHUP stop the run within a second or two with the summary so
-    far (``summary.interrupted``); the pages in flight then have no outcome (a re-run
-    converts them)."""
+    far (``summary.interrupted``, ``summary.signal``); the pages in flight then have no
+    outcome (a re-run converts them)."""
     summary = Summary(inputs=inputs or InputStats())
     start = time.perf_counter()
-    bar = _Progress(progress)
+    bar = progress or Progress("none")
+    bar.begin()
+    position = 0
+
+    def advance(record: Record) -> None:  # how much of the input is read, for the progress
+        nonlocal position
+        extent = summary.inputs.extent
+        count = summary.pages + summary.resumed
+        done, total, unit = extent.measure(record, count, position) if extent else (count, None, "pages")
+        position = done
+        bar.update(done, total, unit, summary.pages, summary.counts)
 
     def todo() -> Iterator[Record]:
         for record in records:
             if sink.skip(record):
                 summary.resumed += 1
+                advance(record)
             else:
                 yield record
 
     def done(outcome: Outcome) -> None:
         sink.write(outcome)
         summary.add(outcome)
-        bar.update(summary, time.perf_counter() - start)
+        advance(outcome.record)
 
     complete = False
     try:
         run_records(todo(), job, done, jobs=jobs, page_timeout=page_timeout, memory_limit=memory_limit)
         complete = True
-    except Interrupted:
-        summary.interrupted = True
+    except Interrupted as stop:
+        summary.interrupted, summary.signal = True, stop.signal
     finally:
         sink.close(complete)
         summary.seconds = time.perf_counter() - start
-        bar.close()
+        bar.close(complete)
     return summary
-
-
-class _Progress:
-    """A one-line progress bar on a terminal (nothing when not a terminal)."""
-
-    def __init__(self, stream: TextIO | None):
-        self.stream = stream if stream is not None and stream.isatty() else None
-        self.last = 0.0
-
-    def update(self, s: Summary, elapsed: float) -> None:
-        if self.stream is None or elapsed - self.last < 0.2:
-            return
-        self.last = elapsed
-        c = s.counts
-        self.stream.write(f"\r{s.pages} pages  {s.pages / elapsed:.1f} docs/s  done {c['done']} "
-                          f"fallback {c['fallback']} excluded {c['excluded']} failed {c['failed']} "
-                          f"timeout {c['timeout']}   ")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.stream is not None:
-            self.stream.write("\r" + " " * 100 + "\r")
-            self.stream.flush()
 
 
 def print_summary(summary: Summary, stream: TextIO | None = None, top_items: int = 20) -> None:

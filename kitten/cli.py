@@ -7,6 +7,7 @@
     kitten extract page.html            # one page: the text on standard output
     kitten report PATH... -o DIR        # DIR/a/b/page.report.html: every decision drawn; DIR/index.html
     kitten extract crawl.warc.gz --format jsonl -o out.jsonl.gz   # one JSON line per page
+    kitten extract crawl.warc.gz --format parquet -o out/         # the same records, Parquet shards
     kitten eval OUT... --gold GOLD      # SOW overlap of output folders with a gold folder
 
 PATH is a file (HTML, gzip, or WARC, recognised by content), a folder (walked), or ``-``
@@ -17,24 +18,27 @@ line holding only the ASCII record separator, JSON Lines as they are). Options:
 ``--jobs N`` (worker processes), ``--page-timeout S``, ``--overwrite`` (else a re-run
 resumes, under the same settings only: ``kitten.io.fingerprint``). Exit code: 0 when
 every input has an outcome (done, fallback, excluded, failed or timeout, each logged); 1
-when some input has none (the run was interrupted, or one page printed without output);
-2 for usage errors (a re-run with other settings too); 141 when standard output was
-closed by its reader (``kitten ... -o - | head``), as a Unix tool killed by SIGPIPE.
+when one page printed has no output; 2 for usage errors (a re-run with other settings too); 141 when standard output was
+closed by its reader (``kitten ... -o - | head``), as a Unix tool killed by SIGPIPE; 130
+after Ctrl-C (143 after SIGTERM, 129 after SIGHUP), in every command, with one line on
+standard error and no traceback (a batch's says what was done; the same command again
+resumes). ``--progress bar|lines|none``: a bar on a terminal,
+a status line every 30 s otherwise (``kitten.progress``).
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import os
+import signal
 import sys
 from pathlib import Path
 
 from kitten import __version__
 from kitten.batch import print_summary, run
 from kitten.boilerplate.crf import CrfUnavailable, check_available
-from kitten.config import PRESETS, Config, ConfigError, with_preset
+from kitten.config import PRESETS, STYLES, Config, ConfigError, with_preset
 from kitten.engine import JSONL_FIELDS, Job, Outcome
-from kitten.evaluation.report import add_arguments as add_eval_arguments
 from kitten.io.files import MAX_PAGE_BYTES
 from kitten.io.fingerprint import fingerprint
 from kitten.io.jsonl import JsonlFileSink, JsonlShardSink, JsonlStreamSink
@@ -42,16 +46,23 @@ from kitten.io.records import InputError
 from kitten.io.sinks import FolderSink, StreamSink
 from kitten.io.sources import STDIN, InputStats, check_inputs, read_input_list, records
 from kitten.language import normalize_code
+from kitten.progress import MODES as PROGRESS_MODES, Progress, choose as progress_mode
 from kitten.workers import Interrupted, run_records
 
+#: the formats of one record per input (kitten/schema/record.schema.json)
+RECORD_FORMATS = ("jsonl", "parquet")
 #: default per-worker address-space limit (MiB; 0: none)
 DEFAULT_MAX_MEMORY = 6144
 #: exit code when standard output was closed by its reader (128 + SIGPIPE, as the shell
 #: reports a Unix tool killed by it)
 EXIT_BROKEN_PIPE = 141
+#: exit code after Ctrl-C (128 + SIGINT); after another stop signal, 128 + its number
+EXIT_INTERRUPTED = 130
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command's parser; with ``argv``, the options of ``kitten eval`` are added only
+    when it is asked for (they import the scorers, which a conversion does not need)."""
     parser = argparse.ArgumentParser(prog="kitten", description="Crawled HTML in, parser-ready text out.")
     parser.add_argument("--version", action="version", version=f"kitten {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -78,7 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--dump-dir", type=Path, help="write every intermediate file of every page here")
         p.add_argument("--config", type=Path, help="TOML configuration file")
         p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1; 0 = all cores)")
-        p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+        p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+        p.add_argument("--progress", choices=PROGRESS_MODES,
+                       help="bar: a progress bar (total, percentage, rate, time left); lines: a status "
+                            "line every 30 s and at the end; none (default: bar on a terminal, else lines; "
+                            "none with -q)")
         p.add_argument("--page-timeout", type=float, default=60.0, metavar="S",
                        help="time limit per page in seconds (default 60; 0: none); a page past it is "
                             "recorded as timeout with a plain-text dump, and its worker replaced")
@@ -99,15 +114,19 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--report", nargs="?", const="", metavar="DIR",
                            help="also write each page's visual report (page.report.html) and index.html to DIR "
                                 "(default: the output folder -o)")
-            p.add_argument("--format", choices=("text", "blocks", "json", "cleaneval", "jsonl"), default="text",
+            p.add_argument("--format", choices=("text", "blocks", "json", "cleaneval") + RECORD_FORMATS,
+                           default="text",
                            help="text: one sentence per line (.txt); blocks: one block (paragraph, heading, "
                                 "item) per line, its sentences not split (.txt); json: blocks and sentences "
                                 "with their locators (.json); cleaneval: URL line, then one block "
                                 "a line after its <p>, <h> or <l> marker (.txt); jsonl: one JSON record "
-                                "per input (kitten/schema/record.schema.json) in the file -o")
+                                "per input (kitten/schema/record.schema.json) in the file -o; parquet: "
+                                "the same records as typed columns, in shards part-00000.parquet ... in the "
+                                "folder -o (needs pyarrow: the parquet extra)")
             p.add_argument("--shard-size", type=int, default=0, metavar="N",
                            help="with --format jsonl: write -o as a folder of shards part-00000.jsonl.gz ... "
-                                "of N records, each renamed into place when complete (a re-run resumes by shard)")
+                                "of N records, each renamed into place when complete (a re-run resumes by shard); "
+                                "with --format parquet: records a shard holds (default 10000)")
             p.add_argument("--engine", choices=("local", "dask"), default="local",
                            help="local: worker processes on this machine (default); dask: one task per WARC "
                                 "file (or 64 other files) on a Dask cluster, each writing its own shard "
@@ -116,8 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--scheduler", metavar="ADDRESS",
                            help="with --engine dask: the scheduler to use (tcp://host:8786); default: a local "
                                 "cluster of --jobs worker processes")
-            p.add_argument("--jsonl-fields", default="", metavar="LIST",
-                           help="with --format jsonl: comma-separated extras for each record: "
+            p.add_argument("--fields", "--jsonl-fields", dest="jsonl_fields", default="", metavar="LIST",
+                           help="with --format jsonl or parquet: comma-separated extras for each record: "
                                 + ", ".join(JSONL_FIELDS))
             p.add_argument("--lang", default="", metavar="LIST",
                            help="keep only pages whose text is identified in one of these languages "
@@ -132,12 +151,21 @@ def build_parser() -> argparse.ArgumentParser:
                            help="main: the boilerplate gate on (the main content of any kind of page); "
                                 "article: the gate on, without the headline and figure captions (running "
                                 "text only); applied over --config, under the other options")
+            p.add_argument("--style", choices=STYLES,
+                           help="parser: one sentence a line, boundaries written as punctuation (default, "
+                                "from [output] style); faithful: the page's text as written, paragraphs "
+                                "separated by a blank line, list items and table rows (cells joined by ' | ') "
+                                "one a line, nothing added")
             p.add_argument("--keep-threshold", type=float, metavar="P",
                            help="with the gate: keep a block whose probability of being content is at "
                                 "least P (0-1; lower keeps more text and more noise; default from "
                                 "[boilerplate] keep_threshold)")
-    add_eval_arguments(sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
-                                                   "overlap: P, R, F1, boundary cases)"))
+    scorer = sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
+                                         "overlap: P, R, F1, boundary cases)")
+    if argv is None or "eval" in argv:
+        from kitten.evaluation.report import add_arguments as add_eval_arguments
+
+        add_eval_arguments(scorer)
     annotate = sub.add_parser("annotate", help="label corpus items for training (tables)")
     what = annotate.add_subparsers(dest="what", required=True)
     a = what.add_parser("tables", help="label leaf tables data/layout (and their cells with --cells)")
@@ -185,7 +213,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """The command; Ctrl-C anywhere ends it with one line and exit code 130."""
+    try:
+        return _command(argv)
+    except KeyboardInterrupt:
+        print("kitten: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _command(argv: list[str] | None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     if args.command == "eval":
         from kitten.evaluation.report import run as run_eval
 
@@ -230,6 +268,11 @@ def _convert(args) -> int:
             config = dataclasses.replace(config, segment=dataclasses.replace(config.segment, split_sentences=False))
         if getattr(args, "preset", None):
             config = with_preset(config, args.preset)
+        if getattr(args, "style", None):
+            config = dataclasses.replace(config, output=dataclasses.replace(config.output, style=args.style))
+        if config.output.style == "faithful" and not config.segment.split_sentences:
+            raise InputError("--format blocks is the parser style without sentence splitting: "
+                             "the faithful style writes paragraphs already (use --format text)")
         threshold = getattr(args, "keep_threshold", None)
         config = _with_boilerplate(config, getattr(args, "boilerplate", None), threshold)
         if threshold is not None and config.boilerplate.method != "crf":
@@ -245,11 +288,13 @@ def _convert(args) -> int:
         fields = tuple(f.strip() for f in getattr(args, "jsonl_fields", "").split(",") if f.strip())
         unknown = [f for f in fields if f not in JSONL_FIELDS]
         if unknown:
-            raise InputError(f"unknown --jsonl-fields {', '.join(unknown)} (known: {', '.join(JSONL_FIELDS)})")
-        if getattr(args, "shard_size", 0) and (target != "jsonl" or args.output in (None, "-")):
-            raise InputError("--shard-size goes with --format jsonl and a folder -o")
-        if fields and target != "jsonl":
-            raise InputError("--jsonl-fields goes with --format jsonl (--format json has every part)")
+            raise InputError(f"unknown --fields {', '.join(unknown)} (known: {', '.join(JSONL_FIELDS)})")
+        if getattr(args, "shard_size", 0) and (target not in RECORD_FORMATS or args.output in (None, "-")):
+            raise InputError("--shard-size goes with --format jsonl or parquet and a folder -o")
+        if fields and target not in RECORD_FORMATS:
+            raise InputError("--fields goes with --format jsonl or parquet (--format json has every part)")
+        if target == "parquet":
+            _check_parquet(args)
         if args.page_timeout < 0 or args.max_memory < 0 or args.max_page_size <= 0:
             raise InputError("--page-timeout and --max-memory take 0 or more, --max-page-size more than 0")
         if getattr(args, "engine", "local") == "dask" and (target != "jsonl" or not args.output
@@ -268,11 +313,8 @@ def _convert(args) -> int:
         return 2
     _warn_unused(args, target)
     max_bytes = int(args.max_page_size * 2**20)
-    job = Job("text" if target == "jsonl" else target, config, args.dump_dir, max_bytes, fields, report_dir,
+    job = Job("text" if target in RECORD_FORMATS else target, config, args.dump_dir, max_bytes, fields, report_dir,
               languages)
-    settings = fingerprint(getattr(args, "format", target), job.target, config,
-                           fields + (("report",) if report_dir is not None else ())
-                           + ((f"lang={','.join(languages)}",) if languages else ()))
     include = tuple(args.include)
     stats = InputStats()
     source = records(paths, stats, follow_symlinks=args.follow_symlinks, max_bytes=max_bytes, include=include)
@@ -286,11 +328,16 @@ def _convert(args) -> int:
         if report_dir is not None:
             _write_index(report_dir, None, args.quiet)
         return code
+    # what decides the outputs a re-run would resume (a page printed has none: not made for it)
+    settings = fingerprint(getattr(args, "format", target), job.target, config,
+                           fields + (("report",) if report_dir is not None else ())
+                           + ((f"lang={','.join(languages)}",) if languages else ()))
+    progress = Progress(progress_mode(args.progress or ("none" if args.quiet else None), sys.stderr))
     if getattr(args, "engine", "local") == "dask":
-        return _convert_on_dask(args, paths, job, jobs, settings)
+        return _convert_on_dask(args, paths, job, jobs, settings, progress)
     try:
-        sink = _sink(args, target, settings)
-        summary = run(source, job, sink, progress=None if args.quiet else sys.stderr, inputs=stats, **limits)
+        sink = _sink(args, target, settings, fields)
+        summary = run(source, job, sink, progress=progress, inputs=stats, **limits)
     except BrokenPipeError:  # the reader of standard output is gone (-o - | head): stop, quietly
         return _broken_pipe()
     except InputError as exc:
@@ -299,22 +346,30 @@ def _convert(args) -> int:
     except OSError as exc:  # the sink cannot write any more (a full disk): the run stops
         print(f"kitten: cannot write the output: {exc}; run the same command again to resume", file=sys.stderr)
         return 1
-    if not args.quiet or summary.interrupted:
+    if summary.interrupted:  # one line: what was done, and how to go on
+        print(summary.line(), file=sys.stderr)
+        return 128 + summary.signal
+    if not args.quiet:
         print_summary(summary)
-        if isinstance(sink, FolderSink) and not args.quiet:
+        if isinstance(sink, FolderSink):
             print(f"log: {sink.log_path}", file=sys.stderr)
     if report_dir is not None:
         _write_index(report_dir, sink.log_path if isinstance(sink, FolderSink) else None, args.quiet)
-    return 1 if summary.interrupted else 0
+    return 0
 
 
-def _sink(args, target: str, settings):
+def _sink(args, target: str, settings, fields: tuple[str, ...]):
     """Where the outcomes go: standard output (``-o -``, or no ``-o`` for JSON Lines), a
-    JSON Lines file or shards, an output folder."""
+    JSON Lines file or shards, Parquet shards (with the extras ``fields``), an output folder."""
     if args.output in (None, "-"):
         return JsonlStreamSink() if target == "jsonl" else StreamSink()
     if target == "jsonl" and args.shard_size:
         return JsonlShardSink(Path(args.output), args.shard_size, overwrite=args.overwrite, fingerprint=settings)
+    if target == "parquet":
+        from kitten.io.parquet import DEFAULT_SHARD_SIZE, ParquetShardSink
+
+        return ParquetShardSink(Path(args.output), args.shard_size or DEFAULT_SHARD_SIZE, fields,
+                                overwrite=args.overwrite, fingerprint=settings)
     if target == "jsonl":
         return JsonlFileSink(Path(args.output), overwrite=args.overwrite, fingerprint=settings)
     return FolderSink(Path(args.output), removed_log=target != "xhtml", detail=args.log_level == "events",
@@ -346,7 +401,7 @@ def _languages(value: str) -> tuple[str, ...]:
 def _warn_unused(args, target: str) -> None:
     """One line on standard error for each option given that this run does not use."""
     to_stdout = args.output in (None, "-")
-    folder = not to_stdout and target != "jsonl" and getattr(args, "engine", "local") == "local"
+    folder = not to_stdout and target not in RECORD_FORMATS and getattr(args, "engine", "local") == "local"
     unused = []
     if args.log_level != "page" and not folder:
         unused.append("--log-level events: the log is written only beside an output folder -o")
@@ -372,7 +427,7 @@ def _report_dir(args, target: str) -> Path | None:
         raise InputError("--report goes with the local engine")
     if chosen:
         return Path(chosen)
-    if target == "jsonl" or not args.output or args.output == "-":
+    if target in RECORD_FORMATS or not args.output or args.output == "-":
         raise InputError("--report without DIR writes next to the output folder -o: give --report DIR")
     return Path(args.output)
 
@@ -385,7 +440,7 @@ def _write_index(report_dir: Path, log_path: Path | None, quiet: bool) -> None:
         print(f"report: {path}", file=sys.stderr)
 
 
-def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> int:
+def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings, progress: Progress) -> int:
     """``--engine dask``: the shards written by tasks on a Dask cluster (``kitten.dask``)."""
     try:
         import dask
@@ -402,8 +457,14 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> i
             if args.scheduler:
                 cluster, client = None, distributed.Client(args.scheduler)
             else:
-                cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                                   dashboard_address=":0")
+                # its processes started with Ctrl-C ignored (inherited): a Ctrl-C to the process
+                # group stops this process, which closes the cluster, without a traceback from each
+                saved = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                try:
+                    cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                                       dashboard_address=":0")
+                finally:
+                    signal.signal(signal.SIGINT, saved)
                 client = distributed.Client(cluster)
         except (OSError, TimeoutError, ValueError) as exc:
             print(f"kitten: cannot reach the Dask scheduler: {exc}", file=sys.stderr)
@@ -411,7 +472,7 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> i
         try:
             result = write_shards(paths, args.output, job, client, follow_symlinks=args.follow_symlinks,
                                   overwrite=args.overwrite, fingerprint=settings, include=tuple(args.include),
-                                  limits=Limits(args.page_timeout, args.max_memory * 2**20))
+                                  limits=Limits(args.page_timeout, args.max_memory * 2**20), progress=progress)
         except InputError as exc:
             print(f"kitten: {exc}", file=sys.stderr)
             return 2
@@ -426,17 +487,30 @@ def _convert_on_dask(args, paths: list[str], job: Job, jobs: int, settings) -> i
     return 1 if result.failed else 0
 
 
+def _check_parquet(args) -> None:
+    """``--format parquet`` writes a folder, with pyarrow."""
+    if args.output in (None, "-"):
+        raise InputError("--format parquet writes shards to a folder: give -o DIR (standard output takes --format jsonl)")
+    try:
+        import pyarrow.parquet  # noqa: F401
+    except ImportError as exc:
+        raise InputError(f"--format parquet needs pyarrow: pip install 'kitten-text[parquet]' ({exc})") from exc
+
+
 def _check_models(config: Config, target: str) -> None:
-    """Load the configured models now: one that cannot be loaded stops the run at start."""
+    """A configured tables model that is missing or cannot be read stops the run at start.
+    The models themselves are loaded when a page first needs them (the cell model only
+    for a data table), in the process that converts it."""
     if target == "xhtml" or not config.tables.enabled:
         return
-    from kitten.tables import models
+    from kitten.resources import classifiers_dir
+    from kitten.tables import CELL_MODEL, TABLE_MODEL
 
-    try:
-        models(config.rules.classifiers)
-    except (OSError, ValueError, KeyError) as exc:
-        raise ConfigError(f"the tables model cannot be loaded: {exc} (set [rules] classifiers, "
-                          "or rebuild it with kitten train tables)") from exc
+    for name in (TABLE_MODEL, CELL_MODEL):
+        path = classifiers_dir(config.rules.classifiers) / name
+        if not os.access(path, os.R_OK) or not path.is_file():
+            raise ConfigError(f"the tables model cannot be read: {path} (set [rules] classifiers, "
+                              "or rebuild it with kitten train tables)")
 
 
 def _with_boilerplate(config: Config, method: str | None, threshold: float | None = None) -> Config:
@@ -463,8 +537,9 @@ def _print_one(source, job: Job, limits: dict) -> int:
     got: list[Outcome] = []
     try:
         run_records([first], job, got.append, **{**limits, "jobs": 1})
-    except Interrupted:
-        return 1
+    except Interrupted as stop:
+        print("kitten: interrupted", file=sys.stderr)
+        return 128 + stop.signal
     outcome = got[0]
     for e in outcome.events:
         if e["kind"] in ("excluded", "fallback", "failed", "timeout", "encoding-override"):

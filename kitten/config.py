@@ -23,10 +23,15 @@ from typing import Any
 
 from kitten.whatwg_encodings import resolve_label
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+
+def toml_module():
+    """``tomllib`` (``tomli`` before Python 3.11), imported when a TOML file is read: a run
+    without ``--config`` does not need it."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib
 
 
 class ConfigError(ValueError):
@@ -114,11 +119,18 @@ class StructureConfig:
     #: Elements with one of these classes are left out: text the site's style sheet
     #: hides (Wikipedia's sort keys: ``<span class="sortkey">Slavin, Mark</span>``) or
     #: moves off screen for screen readers (the class names of Bootstrap, WordPress,
-    #: Drupal, HTML5 Boilerplate, the BBC ...: "Skip to content", "(opens in a new tab)",
-    #: "Image caption" before a caption).
+    #: Drupal, HTML5 Boilerplate, the BBC, Jetpack's share buttons ...: "Skip to content",
+    #: "(opens in a new tab)", "Image caption" before a caption).
     hidden_classes: tuple[str, ...] = ("sortkey", "sr-only", "sr-only-focusable", "visually-hidden", "visuallyhidden",
                                        "u-visually-hidden", "screen-reader-text", "assistive-text",
-                                       "element-invisible", "off-screen", "offscreen", "offScreen")
+                                       "element-invisible", "off-screen", "offscreen", "offScreen",
+                                       "sharing-screen-reader-text")
+    #: Leave out the phrases share and link plugins write for screen readers where they
+    #: stand, in whatever element ("Click to share on Twitter (Opens in new window)",
+    #: "Wird in neuem Fenster geöffnet"): ``rules/<lang>/screen-reader.txt``, the phrases of
+    #: every language on every page (``kitten/screen_reader.py``), logged
+    #: ``removed-screen-reader-phrase``.
+    remove_screen_reader_phrases: bool = True
 
     def __post_init__(self) -> None:
         import re
@@ -141,6 +153,28 @@ class SegmentConfig:
     join_br: bool = True
     #: Leave out segments with no letter or digit ("|", "»").
     drop_symbol_only: bool = True
+
+
+#: the text styles (``[output] style``, ``kitten extract --style``)
+STYLES = ("parser", "faithful")
+
+
+@dataclass(frozen=True)
+class OutputConfig:
+    """The text written (``--format text`` and ``jsonl``; the sentences of ``json`` and
+    ``cleaneval``)."""
+
+    #: ``parser``: one sentence a line, every boundary the page shows by layout written
+    #: as punctuation (full stops after headings, items and cells; lists flattened with
+    #: their introductory clause; data tables as clauses; abbreviations expanded).
+    #: ``faithful``: the page's text as written, paragraphs separated by a blank line,
+    #: list items and table rows one a line (cells joined by " | "), nothing added
+    #: (``kitten/faithful.py``). The same removals and gate in both.
+    style: str = "parser"
+
+    def __post_init__(self) -> None:
+        if self.style not in STYLES:
+            raise ConfigError(f"[output] style must be one of {', '.join(STYLES)}, not {self.style!r}")
 
 
 @dataclass(frozen=True)
@@ -314,10 +348,12 @@ class Config:
     lists: ListsConfig = field(default_factory=ListsConfig)
     boilerplate: BoilerplateConfig = field(default_factory=BoilerplateConfig)
     segment: SegmentConfig = field(default_factory=SegmentConfig)
+    output: OutputConfig = field(default_factory=OutputConfig)
     rules: RulesConfig = field(default_factory=RulesConfig)
 
     @classmethod
     def from_toml(cls, path: str | Path) -> "Config":
+        tomllib = toml_module()
         try:
             with open(path, "rb") as fh:
                 data = tomllib.load(fh)

@@ -54,6 +54,7 @@ from kitten.io.sinks import jsonl_record
 from kitten.io.sources import InputStats, check_inputs, file_records, input_files, is_warc_stream
 from kitten.io.warc import read_warc
 from kitten.pipeline import Target
+from kitten.progress import Progress
 from kitten.workers import run_records
 
 #: page files converted by one task (a WARC file is a task of its own)
@@ -228,15 +229,18 @@ class ShardRun:
 def write_shards(paths: Sequence[str | Path], out_dir: str | Path, job: Job, client, *,
                  files_per_task: int = FILES_PER_TASK, follow_symlinks: bool = False,
                  overwrite: bool = False, limits: Limits = Limits(), fingerprint: Fingerprint | None = None,
-                 include: tuple[str, ...] = ()) -> ShardRun:
+                 include: tuple[str, ...] = (), progress: Progress | None = None) -> ShardRun:
     """Convert the pages of ``paths`` (local paths or fsspec URLs) on the cluster of
     ``client`` (a ``distributed.Client``), one JSON Lines shard per task in ``out_dir``
     (a local folder or an fsspec URL). With ``fingerprint``, each task manifest records
-    it, and a task an earlier run wrote with another one stops the run (``SettingsMismatch``)."""
+    it, and a task an earlier run wrote with another one stops the run (``SettingsMismatch``).
+    ``progress`` is told of each task as it ends (tasks done of the run's tasks)."""
     from distributed import as_completed
 
     run = ShardRun()
     start = time.perf_counter()
+    bar = progress or Progress("none")
+    bar.begin()
     names = [str(p) for p in paths]
     check_inputs(names)
     tasks = _tasks(_plan(names, follow_symlinks, include), files_per_task)
@@ -257,14 +261,16 @@ def write_shards(paths: Sequence[str | Path], out_dir: str | Path, job: Job, cli
     futures = client.map(_write_shard, todo, job=job, out_dir=str(out_dir), limits=limits, pure=False,
                          fingerprint=fingerprint.as_dict() if fingerprint is not None else None)
     names_of = {f.key: name for f, (name, _) in zip(futures, todo)}
-    for future in as_completed(futures):
+    for ended, future in enumerate(as_completed(futures), 1):
         try:
             entry = future.result()
         except Exception as exc:  # noqa: BLE001 - a task that failed (its worker died past Dask's retries)
             run.failed.append(f"{names_of[future.key]}: {type(exc).__name__}: {exc}")
-            continue
-        run.written += 1
-        run.counts.update(entry["counts"])
+        else:
+            run.written += 1
+            run.counts.update(entry["counts"])
+        bar.update(ended, len(todo), "tasks", sum(run.counts.values()), run.counts)
+    bar.close(complete=True)
     run.seconds = time.perf_counter() - start
     return run
 

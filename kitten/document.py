@@ -42,6 +42,15 @@ class AltText(str):
     __slots__ = ()
 
 
+class Expansion(str):
+    """What the structure step adds after an ``<abbr>``/``<acronym>``: its title in
+    brackets (``" (World Health Organization)"``, ``[structure] expand_abbreviations``);
+    a string like any other, marked so that the faithful style leaves it out
+    (``kitten/faithful.py``)."""
+
+    __slots__ = ()
+
+
 Inline = str | Break
 
 

@@ -72,7 +72,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import statistics
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -84,6 +83,7 @@ from kitten.document import BR, Block, Document, Locators
 from kitten.log import PageLog
 from kitten.resources import lines, rules_dir, word_list
 from kitten.segment import collapsed, ends_sentence, segment
+from kitten.stops import takes_no_stop
 
 #: event kind of a removed link-list item (message: the item text; where: the list locator)
 LINK_ITEM_REMOVED = "link-item-removed"
@@ -416,7 +416,7 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
     if lst.tag == "dl":
         if not config.definitions:
             return reading("definition", "items read one per segment ([lists] definitions = false)")
-        paired = _pair_definitions(lst, kept, ctx.out, consumed)
+        paired = _pair_definitions(lst, kept, ctx.out, consumed, ctx.rules)
         return reading("definition", f"{paired} term: definition pairs")
     if lst.nested:
         return reading("nested", "items read one per segment; inner lists read on their own")
@@ -442,20 +442,22 @@ def _read_list(lst: _List, ctx: _Context) -> ListReading:
             lines = _lines(bs)
             sentences.append(_joined(stem, lines[0], contractions))
             sentences += lines[1:]
-        ctx.out[p] = head + _sentence_blocks(lst, sentences)
+        ctx.out[p] = head + _sentence_blocks(lst, sentences, ctx.rules)
         consumed.add(p)
         _clear(ctx.out, consumed, all_idx)
         return reading("repeated-clause", f"clause ends with the trigger {trigger!r}: repeated before each item",
                        clause)
+    import statistics  # here: its import (fractions, decimal) is dearer than most pages' lists
+
     median = statistics.median(len(t) for t in texts)
     if median < config.short_item_chars:
-        ctx.out[p] = head + [_make(lst, _join_sentence(clause, texts))]
+        ctx.out[p] = head + [_make(lst, _join_sentence(clause, texts, ctx.rules))]
         consumed.add(p)
         _clear(ctx.out, consumed, all_idx)
         return reading("flattened-sentence",
                        f"median item length {median:g} < {config.short_item_chars}: one sentence", clause)
     _clear(ctx.out, consumed, all_idx)
-    ctx.out[all_idx[0]] = _sentence_blocks(lst, [line for _, bs, _ in kept for line in _lines(bs)])
+    ctx.out[all_idx[0]] = _sentence_blocks(lst, [line for _, bs, _ in kept for line in _lines(bs)], ctx.rules)
     return reading("flattened-items",
                    f"median item length {median:g} >= {config.short_item_chars}: one sentence per item",
                    clause)
@@ -501,11 +503,11 @@ def _lines(item_blocks: list[Block]) -> list[str]:
     return [t for t in (collapsed(b.text()) for b in item_blocks) if t]
 
 
-def _sentence_blocks(lst: _List, texts: list[str]) -> list[Block]:
+def _sentence_blocks(lst: _List, texts: list[str], rules: str = "") -> list[Block]:
     """One sentence per text: a final ``, ; :`` or trailing "; and" becomes a full stop,
     except that the last one keeps a final colon (it introduces what follows)."""
     last = len(texts) - 1
-    return [_make(lst, _finish(t, keep_colon=k == last)) for k, t in enumerate(texts)]
+    return [_make(lst, _finish(t, k == last, rules)) for k, t in enumerate(texts)]
 
 
 def _labelled(texts: list[str]) -> bool:
@@ -748,29 +750,31 @@ def _trailing_conjunction(text: str) -> re.Match | None:
     return _TRAILING_CONJUNCTION.search(text)
 
 
-def _finish(text: str, keep_colon: bool = False) -> str:
+def _finish(text: str, keep_colon: bool = False, rules: str = "") -> str:
     """``text`` as a sentence: a trailing conjunction ("; and") is dropped, a final
     ``, ;`` (and ``:`` unless ``keep_colon``) becomes a full stop, a full stop is added
-    unless it ends with ``. ? ! …`` (closing quotes and brackets allowed)."""
+    unless it ends with ``. ? ! …`` (closing quotes and brackets allowed) or takes none
+    (``kitten/stops.py``: Chinese or Japanese, a URL or an e-mail address alone, a credit
+    line; ``rules``: the rules folder)."""
     text = text.rstrip()
     conjunction = _trailing_conjunction(text)
     if conjunction is not None:
         text = text[:conjunction.start()].rstrip()
-    if not text or ends_sentence(text) or (keep_colon and text.endswith(":")):
+    if not text or ends_sentence(text) or (keep_colon and text.endswith(":")) or takes_no_stop(text, rules):
         return text
     if text[-1] in _REPLACED_MARKS:
         return text[:-1].rstrip() + "."
     return text + "."
 
 
-def _join_sentence(clause: str, items: list[str]) -> str:
+def _join_sentence(clause: str, items: list[str], rules: str = "") -> str:
     """Clause and items as one sentence: "clause: a, b, c." (an item already ending with
     ``. ? ! ; ,`` or a conjunction such as "; and" keeps its ending)."""
     parts = [clause]
     last = len(items) - 1
     for k, item in enumerate(items):
         if k == last:
-            parts.append(" " + _finish(item, keep_colon=True))
+            parts.append(" " + _finish(item, True, rules))
         elif ends_sentence(item) or item[-1] in ",;" or _trailing_conjunction(item):
             parts.append(f" {item}")
         else:
@@ -781,7 +785,7 @@ def _join_sentence(clause: str, items: list[str]) -> str:
 # --------------------------------------------------------------------------- definitions
 
 
-def _pair_definitions(lst: _List, kept, out: dict[int, list[Block]], consumed: set[int]) -> int:
+def _pair_definitions(lst: _List, kept, out: dict[int, list[Block]], consumed: set[int], rules: str = "") -> int:
     """dt/dd pairs as "term: definition." blocks; returns the number of pairs."""
     pairs = 0
     terms: list[tuple[str, list[int]]] = []  # the dt items waiting for their dd
@@ -805,7 +809,7 @@ def _pair_definitions(lst: _List, kept, out: dict[int, list[Block]], consumed: s
         if not definition:
             continue
         joined = f"{term} {definition}" if term.endswith(":") else f"{term}: {definition}"
-        sentence = Block("list", "dl", lst.element, [_finish(joined)], lst.element)
+        sentence = Block("list", "dl", lst.element, [_finish(joined, rules=rules)], lst.element)
         for _, t_idx in terms:
             _clear(out, consumed, t_idx)
         out[idx[0]] = [sentence] + item_blocks[1:]

@@ -11,7 +11,6 @@ callers cache the answer (``functools.lru_cache``).
 from __future__ import annotations
 
 import importlib
-import logging
 from typing import Callable
 
 
@@ -24,6 +23,8 @@ def checked(module: str, name: str, agrees: Callable[[Callable], bool]) -> Calla
     except Exception:  # noqa: BLE001 - not built, or built against another lxml's C API
         return None
     if not agrees(function):
+        import logging  # here: importing it costs more than every check that passes
+
         logging.getLogger(__name__).warning(f"{module}.{name} answers otherwise than its Python reference: not used")
         return None
     return function

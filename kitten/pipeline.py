@@ -31,8 +31,8 @@ from kitten.page import Decoded, Page, Triage
 from kitten.page_type import classify as classify_page
 from kitten.lists import read_lists
 from kitten.render import document_dict, dumps, gate_readings, readings, render
-from kitten.segment import segment
 from kitten.structure import BLOCKS, build_document, parse_xhtml
+from kitten.styles import STYLES
 from kitten.tables import read_tables
 from kitten.triage import triage
 from kitten.xmldoc import xml_to_xhtml
@@ -148,7 +148,8 @@ def run_page(page: Page, config: Config, target: Target = "text", provenance: bo
                                              products, at)
         at[0] = "render"
         text = render(target, doc, sentences, page.url or page.name,
-                      {"status": "done", "url": page.url, "encoding": decoded.encoding})
+                      {"status": "done", "url": page.url, "encoding": decoded.encoding},
+                      STYLES[config.output.style].text)
         products["render"] = text
         result.status, result.output = "done", text
         return result
@@ -157,15 +158,17 @@ def run_page(page: Page, config: Config, target: Target = "text", provenance: bo
 
 
 def _text_steps(doc, config: Config, log: PageLog, products: dict[str, Any], at: list[str]):
-    """The tables, lists and segment steps: ``(document, sentences)`` (``at[0]``: the step running)."""
+    """The tables, lists and segment steps of the configured style (``kitten/styles.py``):
+    ``(document, sentences)`` (``at[0]``: the step running)."""
+    style = STYLES[config.output.style]
     at[0] = "tables"
-    doc = read_tables(doc, config.tables, log, config.rules.classifiers)
+    doc = read_tables(style.prepare(doc), config.tables, log, config.rules.classifiers, style.tables)
     products["tables"] = doc.tables
     at[0] = "lists"
-    doc = read_lists(doc, config.lists, log, config.rules.dir)
+    doc = read_lists(doc, style.lists(config.lists), log, config.rules.dir)
     products["lists"] = doc.lists
     at[0] = "segment"
-    sentences = segment(doc, config.segment, log, config.rules.dir)
+    sentences = style.segment(doc, config.segment, log, config.rules.dir)
     products["segment"] = sentences
     return doc, sentences
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 
 from kitten.document import Block, BlockKind, Document, Locators, Sentence
@@ -96,11 +96,12 @@ def sentence_dict(s: Sentence, doc: Document) -> dict:
     return d
 
 
-def render_json(doc: Document, sentences: list[Sentence], head: dict | None = None) -> str:
+def render_json(doc: Document, sentences: list[Sentence], head: dict | None = None,
+                text: Callable[[list[Sentence]], str] = render_text) -> str:
     """The document's blocks and sentences, with their locators, as JSON; ``head`` (the
-    page's status, URL, encoding) first, and its text (as the text format) before the
-    sentences."""
-    data = {**(head or {}), **document_dict(doc), "text": render_text(sentences)}
+    page's status, URL, encoding) first, and its text (as the text format: ``text``, the
+    style's) before the sentences."""
+    data = {**(head or {}), **document_dict(doc), "text": text(sentences)}
     data["sentences"] = (sentence_dict(s, doc) for s in sentences)
     return dumps(data) + "\n"
 
@@ -142,11 +143,13 @@ def render_cleaneval(sentences: list[Sentence], url: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(target: str, doc: Document, sentences: list[Sentence], url: str, head: dict | None = None) -> str:
+def render(target: str, doc: Document, sentences: list[Sentence], url: str, head: dict | None = None,
+           text: Callable[[list[Sentence]], str] = render_text) -> str:
     """The output of the ``text``, ``json`` or ``cleaneval`` target (``url``: the page's
-    URL, or its file name, for the CLEANEVAL header; ``head``: what the JSON starts with)."""
+    URL, or its file name, for the CLEANEVAL header; ``head``: what the JSON starts with;
+    ``text``: the style's text, default one sentence a line)."""
     if target == "json":
-        return render_json(doc, sentences, head)
+        return render_json(doc, sentences, head, text)
     if target == "cleaneval":
         return render_cleaneval(sentences, url)
-    return render_text(sentences)
+    return text(sentences)

@@ -10,7 +10,6 @@ checkout's folder (a source tree or an editable install); then the package's cop
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,10 +19,15 @@ def _data_dir(name: str) -> Path:
     checkout = ROOT / name
     if checkout.is_dir() and (ROOT / "pyproject.toml").is_file():
         return checkout
+    beside = Path(__file__).resolve().parent / name
+    if beside.is_dir():  # the package's copy on the file system (importlib.resources not needed: its import is dear)
+        return beside
     try:
+        from importlib import resources
+
         packaged = Path(str(resources.files("kitten") / name))
     except (ModuleNotFoundError, TypeError):
-        packaged = Path(__file__).resolve().parent / name
+        packaged = beside
     return packaged
 
 

@@ -29,6 +29,7 @@ from kitten.config import SegmentConfig
 from kitten.document import BR, Block, Document, Sentence
 from kitten.log import PageLog
 from kitten.resources import rules_dir, word_list
+from kitten.stops import takes_no_stop
 
 #: sentence-final punctuation of the scripts Kitten meets: Latin, CJK (。！？ and their
 #: half- and full-width forms), Devanagari and Bengali (। ॥), Arabic and Urdu (؟ ۔),
@@ -55,18 +56,18 @@ def segment(doc: Document, config: SegmentConfig, log: PageLog, rules: str = "")
             if text and not (drop_symbol_only and not (text[0].isalnum() or has_alnum(text))):
                 n = len(text)
                 if splitter is None or n < 4 or (run := end_run(text, 1, n - 1)) is None:  # one sentence
-                    out.append(Sentence(text if text[-1] in _KEPT_END else punctuate(text), block, 0, n))
+                    out.append(Sentence(text if text[-1] in _KEPT_END else punctuate(text, rules), block, 0, n))
                 else:
-                    _add(out, block, text, 0, splitter.split(text, run))
+                    _add(out, block, text, 0, splitter.split(text, run), rules)
             continue
-        joined += _add_lines(out, block, words, config, splitter)
+        joined += _add_lines(out, block, words, config, splitter, rules)
     if joined:
         log.add("segment", "br-joined", f"{joined} line breaks inside clauses joined")
     return out
 
 
 def _add_lines(out: list[Sentence], block: Block, words: frozenset[str], config: SegmentConfig,
-               splitter: "Splitter | None") -> int:
+               splitter: "Splitter | None", rules: str = "") -> int:
     """The sentences of a block with line breaks, or preformatted (its lines kept as
     written, no full stop added, but split where two sentences share one); returns how
     many single ``<br>`` were joined inside clauses."""
@@ -86,7 +87,7 @@ def _add_lines(out: list[Sentence], block: Block, words: frozenset[str], config:
             cursor = at + len(text)
         spans = splitter.spans(text) if splitter is not None else [(0, len(text))]
         if block.kind != "preformatted":
-            _add(out, block, text, at if at >= 0 else None, spans)
+            _add(out, block, text, at if at >= 0 else None, spans, rules)
             continue
         for a, b in spans:
             out.append(Sentence(text[a:b], block, *((at + a, at + b) if at >= 0 else (None, None))))
@@ -94,13 +95,13 @@ def _add_lines(out: list[Sentence], block: Block, words: frozenset[str], config:
 
 
 def _add(out: list[Sentence], block: Block, text: str, offset: int | None,
-         spans: list[tuple[int, int]]) -> None:
+         spans: list[tuple[int, int]], rules: str = "") -> None:
     """The sentences ``spans`` (:meth:`Splitter.spans`) of one segment ``text`` (white
     space collapsed) that starts at ``offset`` in its block's collapsed text."""
     for start, end in spans:
         piece = text[start:end]
         if piece[-1] not in _KEPT_END:  # most sentences end with their mark: no call
-            piece = punctuate(piece)
+            piece = punctuate(piece, rules)
         if offset is None:
             out.append(Sentence(piece, block))
         else:
@@ -379,9 +380,11 @@ def ends_sentence(text: str) -> bool:
 _KEPT_END = _FINAL | {":", "："}
 
 
-def punctuate(text: str) -> str:
-    """``text`` with a full stop added when it does not end a sentence (or with a colon)."""
-    if text[-1] in _KEPT_END or ends_sentence(text):  # most segments pass the first, quick test
+def punctuate(text: str, rules: str = "") -> str:
+    """``text`` with a full stop added when it does not end a sentence (or with a colon),
+    unless it takes none (``kitten/stops.py``: Chinese or Japanese text, a URL or an
+    e-mail address alone, a credit line; ``rules``: the rules folder)."""
+    if text[-1] in _KEPT_END or ends_sentence(text) or takes_no_stop(text, rules):  # most pass the first test
         return text
     if text[-1] in ",;-–—":
         return text[:-1].rstrip() + "."

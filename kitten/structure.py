@@ -25,13 +25,14 @@ from typing import Callable
 from lxml import etree
 
 from kitten.config import StructureConfig
-from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Removal
+from kitten.document import BR, Abbreviation, AltText, Block, BlockKind, Document, Expansion, Removal
 from kitten.language import blocks_sample, detect, normalize_code
 from kitten.metadata import json_ld_scripts, page_metadata
 from kitten.native import checked
 from kitten.log import PageLog
 from kitten.normalizer.xhtml import SEMANTIC_PREFIX
 from kitten.resources import lines
+from kitten.screen_reader import without_phrases
 
 _NS = "{http://www.w3.org/1999/xhtml}"
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
@@ -360,6 +361,9 @@ def build_document(root: etree._Element, config: StructureConfig, log: PageLog, 
         if body.find(".//" + _NS + "noscript") is not None:
             _app_shell_noscripts(body, doc)
         walker.walk(body)
+        if config.remove_screen_reader_phrases:
+            doc.blocks, cut = without_phrases(doc, rules)
+            doc.removals += cut
     # the JSON-LD scripts in document order: the walk found those of the body
     scripts = [script for child in root if isinstance(child.tag, str)
                for script in (walker.json_ld if child is body else json_ld_scripts(child))]
@@ -624,7 +628,8 @@ class _Walker:
         if abbreviation is None:
             return None
         self.doc.abbreviations.append(abbreviation)
-        return f" ({abbreviation.title})" if abbreviation.expanded else None
+        # (ignorable characters removed here: the walks' ``add`` would make a plain str of it)
+        return Expansion(IGNORABLE.sub("", f" ({abbreviation.title})")) if abbreviation.expanded else None
 
     def walk(self, body) -> None:
         """Append the blocks of ``body`` to the document: in C (``kitten/_structure.c``)

@@ -144,7 +144,12 @@ class _Worker:
 
 
 class Interrupted(Exception):
-    """The run was stopped (Ctrl-C, SIGTERM, SIGHUP); the outcomes so far were delivered."""
+    """The run was stopped (Ctrl-C, SIGTERM, SIGHUP: ``signal``); the outcomes so far were
+    delivered."""
+
+    def __init__(self, signum: int = signal.SIGINT):
+        super().__init__(signum)
+        self.signal = signum
 
 
 def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], Any], *, jobs: int = 1,
@@ -152,9 +157,11 @@ def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], A
     """Convert every record in ``jobs`` worker processes and call ``done`` with each
     outcome, in input order. Raises ``Interrupted`` after Ctrl-C, SIGTERM or SIGHUP
     (workers stopped, outcomes so far delivered; the records in flight have none)."""
-    # forked where the system can (Linux): a worker starts with the models already loaded
-    # and in no time, also when the caller has another start method set (a Dask worker
-    # process has spawn: each task's worker would import Kitten and load its models again)
+    # forked where the system can (Linux): a worker starts in no time with the parent's
+    # imports (and whatever the parent loaded: a Dask task's warm-up models), also when
+    # the caller has another start method set (a Dask worker process has spawn: each
+    # task's worker would import Kitten and load its models again). The models are loaded
+    # when a page first needs them, in the worker (kitten.tables.table_model, cell_model).
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
     workers = [_Worker(ctx, job, memory_limit) for _ in range(max(1, jobs))]
     source = iter(records)
@@ -166,7 +173,7 @@ def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], A
     try:
         while True:
             if stop.raised:
-                raise Interrupted()
+                raise Interrupted(stop.signum)
             for w in workers:  # hand out records
                 if w.task is None and not exhausted and next_seq < next_out + WINDOW:
                     record = next(source, None)
@@ -189,7 +196,7 @@ def run_records(records: Iterable[Record], job: Job, done: Callable[[Outcome], A
                     ready[got_seq] = outcome
                 except (EOFError, OSError):  # the worker died (wait for it to be reaped: its exit code says how)
                     if stop.raised:  # killed with the run (a signal to the process group): not an outcome
-                        raise Interrupted() from None
+                        raise Interrupted(stop.signum) from None
                     w.proc.join(timeout=2)
                     code = w.proc.exitcode
                     ready[seq] = stand_in(record, "failed", f"worker died ({_exit_reason(code)})", job)
@@ -233,13 +240,14 @@ class _StopFlag:
 
     def __init__(self) -> None:
         self.raised = False
+        self.signum = 0
         self.saved: dict[int, Any] = {}
         if threading.current_thread() is threading.main_thread():
             for sig in STOP_SIGNALS:
                 self.saved[sig] = signal.signal(sig, self._set)
 
     def _set(self, signum, frame) -> None:  # noqa: ARG002
-        self.raised = True
+        self.raised, self.signum = True, signum
 
     def restore(self) -> None:
         for sig, handler in self.saved.items():

@@ -368,7 +368,7 @@ def test_outputs_are_readable_like_ordinary_files(tmp_path: Path) -> None:
     (["extract", "PAGE", "--keep-threshold", "0.3"], "--keep-threshold goes with the gate"),
     (["report", "PAGE", "-o", "OUT", "--keep-threshold", "0.3"], "--keep-threshold goes with the gate"),
     (["extract", "PAGE", "--boilerplate", "none", "--keep-threshold", "0.3"], "--keep-threshold goes with the gate"),
-    (["extract", "PAGE", "-o", "OUT", "--jsonl-fields", "tables"], "--jsonl-fields goes with --format jsonl"),
+    (["extract", "PAGE", "-o", "OUT", "--jsonl-fields", "tables"], "--fields goes with --format jsonl or parquet"),
     (["extract", "PAGE", "-o", "OUT", "--shard-size", "10"], "--shard-size goes with --format jsonl"),
     (["extract", "PAGE", "--scheduler", "tcp://h:8786"], "--scheduler goes with --engine dask"),
 ])

@@ -142,7 +142,12 @@ def test_a_code_block_is_kept_whole_and_an_example_between_kept_paragraphs_is_ke
     """Code units: a <pre>, or inside <pre>/<code> (the features name them)."""
     own = [["tag.p"], ["tag.div", "container.pre", "container.code"], ["tag.div", "container.pre"],
            ["tag.div", "container.code"], ["tag.p"], ["tag.p"], ["tag.pre"], ["tag.p"], ["tag.pre"]]
-    code = code_units(own)
+    code = [("tag.pre" in f or "container.pre" in f or "container.code" in f) for f in own]
+    with_pre = document("<html><body><p>Set the value first.</p><pre>x = 1</pre></body></html>").blocks
+    assert code_units(with_pre, [["tag.p"], ["tag.pre"]]) == [False, True]
+    # a page without <pre> or <code> has no code unit, whatever the features say (asked of the tree first)
+    without = document("<html><body><p>Set the value first.</p><p>x = 1</p></body></html>").blocks
+    assert code_units(without, [["tag.p"], ["tag.pre"]]) == [False, False]
     assert code == [False, True, True, True, False, False, True, False, True]
     labels = ["paragraph", "paragraph", "other", "other", "paragraph", "paragraph", "other", "paragraph", "other"]
     probs = [0.9, 0.8, 0.1, 0.0, 0.9, 0.9, 0.2, 0.9, 0.01]

@@ -118,7 +118,7 @@ def test_fallback_page_reported_with_its_reason(monkeypatch) -> None:
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(kitten.pipeline, "segment", broken)
+    monkeypatch.setattr(kitten.pipeline, "read_lists", broken)  # a text step that fails
     text, info = report_of(PAGE)
     assert info["status"] == "fallback" and "boom" in info["reason"]
     assert '<pre class="k-dump">' in text and "something today" in text

@@ -155,7 +155,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
             labels = with_data_tables(units, labels, data_tables(tables_only(doc, dropped), tables, classifiers))
     labels = with_introductions(units, labels, texts, prose, probs, cues, spans)
     if "pre-lines" not in model.settings.units:  # (lines of a <pre> judged one by one otherwise)
-        labels = with_code(labels, code_units(own), probs)
+        labels = with_code(labels, code_units(units, own), probs)
     if page_type in LIST_PAGES:
         labels = with_items(units, labels, probs, words, log)
     if config.drop_comments and page_type != "forum":

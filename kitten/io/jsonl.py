@@ -5,7 +5,8 @@ each flushed to the file as it is written (gzip: a sync flush), and the file is 
 to ``NAME`` when the run is complete; an interrupted run (Ctrl-C, SIGTERM, SIGHUP, a
 kill) leaves the ``.part`` with every record written, and a re-run resumes after them.
 ``JsonlShardSink``: shards ``part-00000.jsonl.gz`` ... of ``shard_size`` records in a
-folder, each renamed into place when complete and listed in ``_manifest.jsonl``.
+folder, each renamed into place when complete and listed in ``_manifest.jsonl``
+(``kitten.io.shards``, which Parquet shares).
 ``JsonlStreamSink``: standard output, each record flushed.
 
 The file and shard sinks record the run's fingerprint (``kitten.io.fingerprint``) beside
@@ -17,28 +18,26 @@ import gzip
 import json
 import os
 import sys
-import tempfile
 import zlib
 from pathlib import Path
 from typing import IO, BinaryIO, Iterator
 
 from kitten.engine import Outcome
-from kitten.io.files import atomic_write
 from kitten.io.fingerprint import RUN_NAME, Fingerprint, read_fingerprint, write_fingerprint
 from kitten.io.records import InputError, Record
+from kitten.io.shards import ResumeMismatch, ShardSink, check_writable
 from kitten.io.sinks import jsonl_record
 
-MANIFEST_NAME = "_manifest.jsonl"
 #: bytes read at a time when an earlier run's records are read back
 CHUNK = 1 << 20
 
 
-class ResumeMismatch(InputError):
-    """The inputs of a resumed run are not those of the run it resumes."""
-
-
 def record_line(outcome: Outcome) -> str:
-    return json.dumps(jsonl_record(outcome), ensure_ascii=False) + "\n"
+    return json_line(jsonl_record(outcome))
+
+
+def json_line(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False) + "\n"
 
 
 class LineWriter:
@@ -137,7 +136,7 @@ class JsonlFileSink:
                              "(or a folder with --shard-size)")
         if target.is_dir():
             raise InputError(f"{target} is a folder")
-        _check_writable(target.parent)
+        check_writable(target.parent)
         self.target = target
         self.part = target.with_name(target.name + ".part")
         run_file = target.with_name(f"{target.name}.{RUN_NAME}")
@@ -214,99 +213,26 @@ def _read_back(path: Path) -> list[str]:
     return lines
 
 
-class JsonlShardSink:
-    """Shards of ``shard_size`` records in the folder ``target`` (see the module's docstring)."""
+class JsonlShardSink(ShardSink):
+    """Shards ``part-00000.jsonl.gz`` ... of ``shard_size`` records in the folder ``target``
+    (``kitten.io.shards``)."""
 
     def __init__(self, target: Path, shard_size: int, *, overwrite: bool = False,
                  fingerprint: Fingerprint | None = None):
-        try:
-            target.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError(f"cannot create the output folder {target}: {exc.strerror or exc}") from exc
-        _check_writable(target)
-        self.target, self.shard_size = target, shard_size
-        self.manifest = target / MANIFEST_NAME
-        self.expected = [] if overwrite else self._complete_shards()
-        if self.expected and fingerprint is not None:
-            fingerprint.check(read_fingerprint(target / RUN_NAME), str(target))
-        self._write_manifest(self.expected)
-        if fingerprint is not None:
-            write_fingerprint(target / RUN_NAME, fingerprint)
-        self.shard = len(self.expected)
-        self.position = 0  # records seen by skip()
-        self.writer: LineWriter | None = None
-        self.tmp = ""
-        self.count = 0  # records in the open shard
-        self.first_id = self.last_id = ""
+        super().__init__(target, shard_size, _JsonlShard, ".jsonl.gz", overwrite=overwrite, fingerprint=fingerprint)
 
-    def _complete_shards(self) -> list[dict]:
-        shards: list[dict] = []
-        if self.manifest.is_file():
-            for raw in self.manifest.read_text(encoding="utf-8", errors="replace").splitlines(True):
-                try:
-                    entry = json.loads(raw)
-                except ValueError:
-                    break
-                if not raw.endswith("\n") or entry.get("shard") != _shard_name(len(shards)) \
-                        or not (self.target / entry["shard"]).is_file():
-                    break
-                shards.append(entry)
-        return shards
 
-    def _write_manifest(self, entries: list[dict]) -> None:
-        atomic_write(self.manifest, "".join(json.dumps(e) + "\n" for e in entries))
+class _JsonlShard:
+    """A shard's records, one JSON line each, gzip-compressed."""
 
-    def skip(self, record: Record) -> bool:
-        """Whether ``record`` is in a complete shard of an earlier run (a shard whose first
-        or last id differs from this run's inputs stops the run)."""
-        if self.position >= sum(e["records"] for e in self.expected):
-            return False
-        start = 0
-        for e in self.expected:
-            if start == self.position and record.id != e["first"] or \
-                    start + e["records"] - 1 == self.position and record.id != e["last"]:
-                raise ResumeMismatch(f"{self.target}: {e['shard']} of an earlier run holds other inputs "
-                                     "(use --overwrite to start again)")
-            start += e["records"]
-        self.position += 1
-        return True
+    def __init__(self, path: str):
+        self.lines = LineWriter(path, gz=True, flush_each=False)
 
-    def write(self, outcome: Outcome) -> None:
-        if self.writer is None:
-            fd, self.tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=self.target)
-            os.close(fd)
-            self.writer = LineWriter(self.tmp, gz=True, flush_each=False)
-            self.first_id, self.count = outcome.record.id, 0
-        self.writer.write(record_line(outcome))
-        self.count += 1
-        self.last_id = outcome.record.id
-        if self.count >= self.shard_size:
-            self._finish()
+    def write(self, record: dict) -> None:
+        self.lines.write(json_line(record))
 
-    def _finish(self) -> None:
-        """Close the open shard, rename it into place and list it in the manifest."""
-        assert self.writer is not None
-        self.writer.close()
-        self.writer = None
-        os.chmod(self.tmp, 0o644)
-        final = _shard_name(self.shard)
-        os.replace(self.tmp, self.target / final)
-        with open(self.manifest, "a", encoding="utf-8") as m:
-            m.write(json.dumps({"shard": final, "records": self.count, "first": self.first_id,
-                                "last": self.last_id}) + "\n")
-        self.shard += 1
-
-    def close(self, complete: bool) -> None:
-        """Finish the last shard when the run is complete; drop it when it is not (a
-        resumed run redoes it)."""
-        if self.writer is None:
-            return
-        if complete:
-            self._finish()
-        else:
-            self.writer.close()
-            self.writer = None
-            os.unlink(self.tmp)
+    def close(self) -> None:
+        self.lines.close()
 
 
 class JsonlStreamSink:
@@ -324,20 +250,6 @@ class JsonlStreamSink:
 
     def close(self, complete: bool) -> None:  # noqa: ARG002
         pass
-
-
-def _check_writable(folder: Path) -> None:
-    """Stop the run at start, with a one-line error, when ``folder`` cannot take files."""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".kitten-", suffix=".tmp", dir=folder)
-        os.close(fd)
-        os.unlink(tmp)
-    except OSError as exc:
-        raise InputError(f"cannot write in {folder}: {exc.strerror or exc}") from exc
-
-
-def _shard_name(n: int) -> str:
-    return f"part-{n:05d}.jsonl.gz"
 
 
 __all__ = ["JsonlFileSink", "JsonlShardSink", "JsonlStreamSink", "LineWriter", "complete_lines"]

@@ -25,6 +25,43 @@ STDIN = "-"
 
 
 @dataclass
+class Extent:
+    """How much input a run has, known once its files are listed (for its progress): the
+    number of input files, and when some are WARC files (many pages each, read as a
+    stream) their bytes, with where each file starts among them."""
+
+    files: int
+    bytes: int | None = None
+    starts: dict[str, tuple[int, int]] = field(default_factory=dict)  # file id -> (first byte, size)
+
+    @classmethod
+    def of(cls, files: list[Record]) -> "Extent":
+        if not any(f.path is not None and not f.skip and is_warc_name(f.path.name) for f in files):
+            return cls(len(files))
+        starts, total = {}, 0
+        for f in files:
+            try:
+                size = f.path.stat().st_size if f.path is not None and not f.skip else 0
+            except OSError:
+                size = 0
+            starts[f.id] = (total, size)
+            total += size
+        return cls(len(files), total, starts)
+
+    def measure(self, record: Record, count: int, last: int = 0) -> tuple[int, int, str]:
+        """How much is read once ``record`` is done, ``count`` records being done: (done,
+        total, unit), in files (pages), or in bytes when there are WARC files (``last``:
+        the previous figure, kept for a record that does not tell its place)."""
+        if self.bytes is None:
+            return count, self.files, "pages"
+        if record.offset is not None:  # a WARC record: its offset in its file
+            start = self.starts.get(record.source)
+            return (start[0] + record.offset if start else last), self.bytes, "bytes"
+        start = self.starts.get(record.id)
+        return (sum(start) if start else last), self.bytes, "bytes"
+
+
+@dataclass
 class InputStats:
     """What the sources met besides the records they yield (for the summary)."""
 
@@ -32,6 +69,7 @@ class InputStats:
     duplicates: int = 0  # inputs named again (by another path, a second line of a list...): converted once
     warc: WarcCounts = field(default_factory=WarcCounts)
     warc_files: int = 0
+    extent: Extent | None = None  # set when the files are listed (None for standard input)
 
 
 def read_input_list(path: Path) -> list[str]:
@@ -62,7 +100,9 @@ def records(paths: list[str], stats: InputStats, *, follow_symlinks: bool = Fals
     if paths == [STDIN]:
         yield from _stdin_records(stdin or sys.stdin.buffer, stats, max_bytes)
         return
-    for file in input_files(paths, stats, follow_symlinks=follow_symlinks, include=include):
+    files = input_files(paths, stats, follow_symlinks=follow_symlinks, include=include)
+    stats.extent = Extent.of(files)
+    for file in files:
         yield from file_records(file, stats, max_bytes)
 
 

@@ -12,7 +12,6 @@ is counted and logged, and the records after it are still read where the format 
 from __future__ import annotations
 
 import gzip
-import uuid
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -234,6 +233,8 @@ def warc_record(url: str, body: bytes, *, http_headers: dict[str, str] | None = 
     else:
         block = body
         ctype = (http_headers or {}).get("Content-Type", "text/html")
+    import uuid  # here: reading a crawl does not need it
+
     rid = record_id or f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, url + record_type)}>"
     warc = (f"WARC/1.1\r\nWARC-Type: {record_type}\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\n"
             f"WARC-Record-ID: {rid}\r\nContent-Type: {ctype}\r\nContent-Length: {len(block)}\r\n"

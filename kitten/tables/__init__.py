@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from kitten.config import TablesConfig
 from kitten.document import Block, Document, Locators
@@ -32,8 +32,10 @@ from kitten.tables.grid import Grid, GridTooLarge, build_grid
 from kitten.tables.heuristics import fix_types
 from kitten.tables.model import Model, Stacked, load_model
 from kitten.tables.records import Record, records_frame, table_records
+from kitten.tables.rows import row_blocks
 
-__all__ = ["read_tables", "data_tables", "TableReading", "models"]
+__all__ = ["read_tables", "data_tables", "TableReading", "TableWriter", "CLAUSES", "ROWS", "models", "table_model",
+           "cell_model"]
 
 
 @dataclass(slots=True)
@@ -77,11 +79,25 @@ class TableReading:
         return records_frame(self.records())
 
 
+#: the model files in the classifiers folder
+TABLE_MODEL, CELL_MODEL = "tables.json", "cells.json"
+
+
+def table_model(classifiers: str = "") -> Model:
+    """The data/layout model, loaded when a page first has a table to classify (once per
+    process)."""
+    return load_model(str(classifiers_dir(classifiers) / TABLE_MODEL), TABLE_FEATURES)
+
+
+def cell_model(classifiers: str = "") -> Model | Stacked:
+    """The cell-type model (3 MB of trees, a few tenths of a second to load), loaded when
+    a page first has a data table (once per process)."""
+    return load_model(str(classifiers_dir(classifiers) / CELL_MODEL), CELL_FEATURES, CONTEXT_FEATURES)
+
+
 def models(classifiers: str = "") -> tuple[Model, Model | Stacked]:
-    """The data/layout model and the cell-type model (loaded once per process)."""
-    base = classifiers_dir(classifiers)
-    return (load_model(str(base / "tables.json"), TABLE_FEATURES),
-            load_model(str(base / "cells.json"), CELL_FEATURES, CONTEXT_FEATURES))
+    """The data/layout model and the cell-type model."""
+    return table_model(classifiers), cell_model(classifiers)
 
 
 def data_tables(doc: Document, config: TablesConfig, classifiers: str = "") -> set:
@@ -90,11 +106,14 @@ def data_tables(doc: Document, config: TablesConfig, classifiers: str = "") -> s
     table is kept or dropped whole."""
     if not config.enabled:
         return set()
-    table_model, _ = models(classifiers)
-    data_index = table_model.classes.index("data")
-    return {tb.element for tb, grid in _leaf_grids(doc, config)
-            if isinstance(grid, Grid) and grid.n_rows >= 2 and grid.n_cols >= 2
-            and table_model.proba(table_features(view(grid), tb.embedded))[data_index] >= config.data_threshold}
+    grids = [(tb, grid) for tb, grid in _leaf_grids(doc, config)
+             if isinstance(grid, Grid) and grid.n_rows >= 2 and grid.n_cols >= 2]
+    if not grids:
+        return set()
+    model = table_model(classifiers)
+    data_index = model.classes.index("data")
+    return {tb.element for tb, grid in grids
+            if model.proba(table_features(view(grid), tb.embedded))[data_index] >= config.data_threshold}
 
 
 def _leaf_grids(doc: Document, config: TablesConfig):
@@ -110,15 +129,17 @@ def _leaf_grids(doc: Document, config: TablesConfig):
         yield tb, grid
 
 
-def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: str = "") -> Document:
-    """The document with the blocks of its data tables replaced by one clause per row."""
+def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: str = "",
+                writer: "TableWriter | None" = None) -> Document:
+    """The document with the blocks of its data tables (and of its short one-row or
+    one-column tables) replaced as ``writer`` writes them (default :data:`CLAUSES`: one
+    clause per data row, the parser style; :data:`ROWS`: the rows as written)."""
+    writer = writer or CLAUSES
     if not config.enabled:
         return doc
     found = list(_leaf_grids(doc, config))
     if not found:
         return doc
-    table_model, cell_model = models(classifiers)
-    data_index = table_model.classes.index("data")
     readings: list[TableReading] = []
     replace: list[tuple[int, int, list[Block]]] = []
     for tb, grid in found:
@@ -136,20 +157,21 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
             # one row or one column: layout without asking the model (no such data table
             # in the annotated corpus; the model agrees on all of its 550 examples)
             readings.append(TableReading(tb.index, tb.element, doc.locate, "layout", 0.0, table_text(grid)))
-            line = _one_line(grid) if _cells_only(doc.blocks, tb) else None
-            if line is not None:  # short cells side by side: one sentence, not a line each
-                replace.append((tb.first, tb.last, [Block("table_row", "tr", tb.element, [line], tb.element)]))
-                log.add("tables", "one-line-table", f"{len(grid.cells)} short cells read as one sentence",
+            if _cells_only(doc.blocks, tb) and _short_cells(grid) is not None:
+                # short cells side by side: one sentence (rows as written), not a paragraph each
+                replace.append((tb.first, tb.last, writer.short(grid, tb.element)))
+                log.add("tables", "one-line-table", f"{len(grid.cells)} short cells read as {writer.short_reading}",
                         where=locator)
             continue
         v = view(grid)
-        score = table_model.proba(table_features(v, tb.embedded))[data_index]
+        model = table_model(classifiers)
+        score = model.proba(table_features(v, tb.embedded))[model.classes.index("data")]
         label = "data" if score >= config.data_threshold else "layout"
         reading = TableReading(tb.index, tb.element, doc.locate, label, score, table_text(grid))
         readings.append(reading)
         if reading.label != "data":
             continue
-        type_cells(v, tb.cell_breaks, cell_model)
+        type_cells(v, tb.cell_breaks, cell_model(classifiers))
         if config.heuristics:
             reading.fixes = fix_types(v)
         reading.grid = grid
@@ -159,11 +181,9 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
             reading.label = "layout"
             log.add("tables", "no-data-row", "typed as data but no data row: read linearly", where=locator)
             continue
-        blocks = _clause_blocks(grid, reading.clauses, tb.element)
-        blocks += [Block("table_cell", c.tag, c.element, [c.text], tb.element)
-                   for c in unused_cells(grid, reading.clauses)]
-        replace.append((tb.first, tb.last, blocks))
-        log.add("tables", "data-table", f"{len(rows)} rows read as clauses (p={score:.2f})", where=locator)
+        replace.append((tb.first, tb.last, writer.data(grid, reading.clauses, tb.element)))
+        log.add("tables", "data-table", f"{len(rows)} rows read as {writer.data_reading} (p={score:.2f})",
+                where=locator)
     if not replace:
         return dataclasses.replace(doc, tables=readings)
     blocks = list(doc.blocks)
@@ -183,22 +203,49 @@ def _cells_only(blocks: list[Block], tb) -> bool:
     return all(b.kind == "table_cell" for b in blocks[tb.first:tb.last + 1])
 
 
-def _one_line(grid: Grid) -> str | None:
-    """The cells of a one-row or one-column table as one sentence with separators
-    (``Home / News / Contact``), or None when they read as text of their own."""
+def _short_cells(grid: Grid) -> list[str] | None:
+    """The non-empty cell texts of a one-row or one-column table of short cells (read as
+    one line), or None when they read as text of their own."""
     texts = [" ".join(c.text.split()) for c in grid.cells]
     texts = [t for t in texts if t]
     if not 2 <= len(texts) <= ONE_LINE_CELLS:
         return None
     if any(len(t.split()) > ONE_LINE_WORDS or ends_sentence(t) or t.endswith(":") for t in texts):
         return None
-    return " / ".join(texts)
+    return texts
+
+
+def _one_line(grid: Grid, table) -> list[Block]:
+    """The parser style's short table: its cells as one sentence with separators
+    (``Home / News / Contact``)."""
+    return [Block("table_row", "tr", table, [" / ".join(_short_cells(grid) or ())], table)]
 
 
 def _clause_blocks(grid: Grid, clauses: list[Clause], table) -> list[Block]:
+    """The parser style's data table: a block per clause, then the cells no clause read."""
     out = []
     for c in clauses:
         source = grid.rows[c.row] if c.row < len(grid.rows) else table
         kind = "table_row" if c.kind == "row" else "table_cell"
         out.append(Block(kind, "tr" if c.kind == "row" else "td", source, [c.text], table))
+    out += [Block("table_cell", c.tag, c.element, [c.text], table) for c in unused_cells(grid, clauses)]
     return out
+
+
+@dataclass(frozen=True)
+class TableWriter:
+    """How the tables step writes the tables it reads whole: a data table's blocks (from
+    its grid, its clauses and its element) and a short one-row or one-column table's
+    (from its grid and element), with the words its log lines say they were read as."""
+
+    data: Callable[[Grid, list[Clause], Any], list[Block]]
+    short: Callable[[Grid, Any], list[Block]]
+    data_reading: str
+    short_reading: str
+
+
+#: the parser style: one clause per data row; a short table as one sentence
+CLAUSES = TableWriter(_clause_blocks, _one_line, "clauses", "one sentence")
+#: the faithful style: the rows as written, one a line (``rows.py``)
+ROWS = TableWriter(lambda grid, _, table: row_blocks(grid, table), row_blocks, "rows as written",
+                   "rows as written")

@@ -32,9 +32,11 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import random
+import signal
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -49,6 +51,7 @@ from kitten.evaluation.overlap import tokenize
 from kitten.log import PageLog
 from kitten.normalizer import to_xhtml
 from kitten.normalizer.encoding import decode
+from kitten.progress import Steps
 from kitten.resources import ROOT
 from kitten.structure import build_document, parse_xhtml
 
@@ -141,7 +144,14 @@ def page_units(data: bytes, config: Config) -> list:
 _WORKER: dict = {}
 
 
+def ignore_ctrl_c() -> None:
+    """In a worker reading pages: Ctrl-C stops the parent, which stops the pool (no
+    traceback from each worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _init(config: Config, settings: FeatureSettings) -> None:
+    ignore_ctrl_c()
     _WORKER["config"], _WORKER["settings"] = config, settings
 
 
@@ -258,18 +268,20 @@ def page_interval(pages: list[tuple[int, int]], rounds: int = 2000, seed: int = 
 
 
 def cross_validate(pages: list[PageData], folds: int = FOLDS, extra: list[PageData] = (),
-                   params: dict = PARAMS) -> dict:
+                   params: dict = PARAMS, steps: Steps | None = None, what: str = "cross validation") -> dict:
     """``folds``-fold cross validation, page ``i`` in fold ``i % folds``; ``extra``
-    pages are added to the training pages of every fold (never tested on)."""
+    pages are added to the training pages of every fold (never tested on). ``steps``
+    reports each fold (as ``what``)."""
     predicted: list[list[str]] = [[] for _ in pages]
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(folds):
-            train = [p for i, p in enumerate(pages) if i % folds != k] + list(extra)
-            test = [i for i in range(len(pages)) if i % folds == k]
-            model = Path(tmp) / f"fold{k}.crfsuite"
-            fit(train, model, params)
-            for i, pred in zip(test, tag_all(model, [pages[i] for i in test])):
-                predicted[i] = pred
+            with steps.step(f"{what}: fold {k + 1}/{folds} fitted and tagged", announce=False) if steps else nullcontext():
+                train = [p for i, p in enumerate(pages) if i % folds != k] + list(extra)
+                test = [i for i in range(len(pages)) if i % folds == k]
+                model = Path(tmp) / f"fold{k}.crfsuite"
+                fit(train, model, params)
+                for i, pred in zip(test, tag_all(model, [pages[i] for i in test])):
+                    predicted[i] = pred
     return accuracy(pages, predicted)
 
 
@@ -321,8 +333,10 @@ def _show(scores: dict[str, float]) -> str:
 def train(corpora: Path, out: Path, config: Config, jobs: int = 0, select_small: bool = False) -> int:
     crfsuite()
     settings = settings_from(config)
+    steps = Steps("kitten train boilerplate")
     t0 = time.perf_counter()
-    pages = load_pages(corpora, config, settings, jobs)
+    with steps.step(f"reading the gold pages of {', '.join(CORPORA)} (blocks, labels, features)"):
+        pages = load_pages(corpora, config, settings, jobs)
     by_corpus = {c: sum(p.corpus == c for p in pages) for c in CORPORA}
     print(f"{len(pages)} training pages ({_show(by_corpus)}), {sum(len(p.labels) for p in pages)} blocks, "
           f"read in {time.perf_counter() - t0:.0f} s")
@@ -334,7 +348,7 @@ def train(corpora: Path, out: Path, config: Config, jobs: int = 0, select_small:
         small = select_small_params(final)
         print("The same for the model of two labels (content/noise):")
         small_binary = select_small_params(two_labels(final))
-    cv = cross_validate(dev, params=small)
+    cv = cross_validate(dev, params=small, steps=steps, what="Victor's protocol")
     print(f"Victor's protocol: {FOLDS}-fold cross validation on CLEANEVAL dev ({len(dev)} pages, "
           f"{cv['blocks']} blocks; {_params_name(small)}): accuracy labels {cv['labels']:.1%} "
           f"(Victor {VICTOR['labels']:.1%}), content/noise {cv['content/noise']:.1%} "
@@ -344,15 +358,15 @@ def train(corpora: Path, out: Path, config: Config, jobs: int = 0, select_small:
     print(f"  weighted by tokens ({cv['tokens']} tokens): labels {cv['labels (tokens)']:.1%}, "
           f"content/noise {cv['content/noise (tokens)']:.1%}")
     print("  per label F1: " + ", ".join(f"{lab} {cv['F1 ' + lab]:.3f}" for lab in LABELS))
-    cvb = cross_validate(two_labels(dev), params=small_binary)
+    cvb = cross_validate(two_labels(dev), params=small_binary, steps=steps, what="two labels")
     print(f"  a model trained on content/noise (two labels; {_params_name(small_binary)}): "
           f"accuracy {cvb['content/noise']:.1%} ({_interval(cvb['content/noise interval'])}; "
           f"Victor {VICTOR['content/noise']:.1%}); weighted by tokens "
           f"{cvb['content/noise (tokens)']:.1%}")
-    cvp = cross_validate(dev)
+    cvp = cross_validate(dev, steps=steps, what="the shipped parameters")
     print(f"The same folds with the shipped model's parameters ({_params_name(PARAMS)}): "
           f"accuracy labels {cvp['labels']:.1%}, content/noise {cvp['content/noise']:.1%}")
-    cvx = cross_validate(dev, extra=final)
+    cvx = cross_validate(dev, extra=final, steps=steps, what="with CLEANEVAL final")
     print(f"The same folds, each also trained on the {len(final)} CLEANEVAL final training pages: "
           f"accuracy labels {cvx['labels']:.1%}, content/noise {cvx['content/noise']:.1%}; weighted by tokens "
           f"{cvx['labels (tokens)']:.1%}, {cvx['content/noise (tokens)']:.1%}")
@@ -360,7 +374,8 @@ def train(corpora: Path, out: Path, config: Config, jobs: int = 0, select_small:
     out.mkdir(parents=True, exist_ok=True)
     model = out / MODEL_NAME
     t0 = time.perf_counter()
-    fit(weighted(pages), model)
+    with steps.step(f"fitting the model on all {len(pages)} pages"):
+        fit(weighted(pages), model)
     print(f"trained on all {len(pages)} pages (weights {_show(WEIGHTS)}) in {time.perf_counter() - t0:.0f} s: {model}")
     meta = {"features": settings.as_dict(), "labels": list(LABELS), "params": PARAMS, "weights": WEIGHTS,
             "pages": by_corpus, "blocks": sum(len(p.labels) for p in pages),

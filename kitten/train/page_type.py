@@ -20,13 +20,15 @@ import json
 import multiprocessing as mp
 import sys
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from kitten.config import Config
 from kitten.page_type import FEATURES, LABELS, MODEL_NAME, features
+from kitten.progress import Steps
 from kitten.resources import ROOT
-from kitten.train.boilerplate import HELDOUT, page_document
+from kitten.train.boilerplate import HELDOUT, ignore_ctrl_c, page_document
 from kitten.train.trees import model_dict
 
 SITES = ROOT / "corpora" / "boilerplate" / "sites.tsv"
@@ -88,7 +90,7 @@ def _features(task: tuple[str, str, bool]) -> list[float] | None:
 def read_features(corpora: Path, pages: list[Page], jobs: int = 0, with_url: bool = True) -> list[list[float] | None]:
     tasks = [(str(corpora / "web2025" / "html" / f"{p.name}.html"), p.url, with_url) for p in pages]
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(jobs or None) as pool:
+    with ctx.Pool(jobs or None, initializer=ignore_ctrl_c) as pool:
         return pool.map(_features, tasks, chunksize=4)
 
 
@@ -128,15 +130,16 @@ def show(title: str, m: dict) -> str:
     return "\n".join(lines)
 
 
-def grouped_cv(x: list, y: list, groups: list, params: dict) -> dict:
+def grouped_cv(x: list, y: list, groups: list, params: dict, steps: Steps | None = None, what: str = "") -> dict:
     from sklearn.model_selection import StratifiedGroupKFold
 
     pred = [""] * len(y)
     folds = StratifiedGroupKFold(n_splits=FOLDS, shuffle=True, random_state=SEED)
-    for train, test in folds.split(x, y, groups):
-        model = estimator(params).fit([x[i] for i in train], [y[i] for i in train])
-        for i, p in zip(test, model.predict([x[i] for i in test])):
-            pred[i] = str(p)
+    for k, (train, test) in enumerate(folds.split(x, y, groups)):
+        with steps.step(f"cross validation{what}: fold {k + 1}/{FOLDS}", announce=False) if steps else nullcontext():
+            model = estimator(params).fit([x[i] for i in train], [y[i] for i in train])
+            for i, p in zip(test, model.predict([x[i] for i in test])):
+                pred[i] = str(p)
     return per_type(y, pred)
 
 
@@ -145,8 +148,11 @@ def train(corpora: Path, out: Path, jobs: int = 0) -> int:
     if not (corpora / "web2025" / "html").is_dir():
         print(f"kitten: missing {corpora / 'web2025'}", file=sys.stderr)
         return 2
+    steps = Steps("kitten train page-type")
     pages = web2025_pages(corpora)
-    for p, x in zip(pages, read_features(corpora, pages, jobs)):
+    with steps.step(f"reading web2025's {len(pages)} pages (features)"):
+        read = read_features(corpora, pages, jobs)
+    for p, x in zip(pages, read):
         p.x = x
     pages = [p for p in pages if p.x is not None]
     training = [p for p in pages if not p.heldout]
@@ -154,19 +160,21 @@ def train(corpora: Path, out: Path, jobs: int = 0) -> int:
     print(f"web2025: {len(training)} training pages ({len({p.site for p in training})} sites), "
           f"{len(heldout)} held-out pages; {len(FEATURES)} features")
     x, y, groups = [p.x for p in training], [p.label for p in training], [p.site for p in training]
-    cv = grouped_cv(x, y, groups, FOREST)
+    cv = grouped_cv(x, y, groups, FOREST, steps)
     print(show(f"shipped forest {FOREST}, {FOLDS}-fold cross validation grouped by site", cv))
     alternatives = {}
     for name, params in ALTERNATIVES.items():
-        m = grouped_cv(x, y, groups, params)
+        m = grouped_cv(x, y, groups, params, steps, f" ({name})")
         alternatives[name] = {"accuracy": m["accuracy"], "macro_accuracy": m["macro_accuracy"]}
         print(f"  {name}: accuracy {m['accuracy']:.3f}, mean of the types {m['macro_accuracy']:.3f}")
-    model = estimator(FOREST).fit(x, y)
+    with steps.step(f"fitting the forest on {len(training)} pages"):
+        model = estimator(FOREST).fit(x, y)
     held_pred = [str(c) for c in model.predict([p.x for p in heldout])]
     held = per_type([p.label for p in heldout], held_pred)
     print(show("trained on every training page, held-out pages", held))
     # without the URL (the page's declared URL instead): what a caller without one gets
-    no_url = read_features(corpora, heldout, jobs, with_url=False)
+    with steps.step(f"reading the {len(heldout)} held-out pages without their URL"):
+        no_url = read_features(corpora, heldout, jobs, with_url=False)
     held_no_url = per_type([p.label for p in heldout], [str(c) for c in model.predict(no_url)])
     print(f"held-out pages without their URL (canonical/og:url instead): accuracy {held_no_url['accuracy']:.3f}, "
           f"mean of the types {held_no_url['macro_accuracy']:.3f}")

@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from kitten.progress import Steps
 from kitten.train.table_corpus import CELL_TYPES, labelled_tables, read_jsonl
 from kitten.tables.features import (CELL_FEATURES, CONTEXT_FEATURES, TABLE_FEATURES, cell_features,
                                    context_features, table_features, view)
@@ -229,11 +230,14 @@ def _with_heuristics(s: Sets, pred: list) -> list:
 def train(corpora: Path, labels: Path, out_dir: Path, model: str = "forest", out=sys.stdout) -> int:
     import numpy as np
 
-    s = load(corpora, labels)
+    steps = Steps("kitten train tables")
+    with steps.step(f"reading the labelled tables of {labels} in {corpora} (grids, features)"):
+        s = load(corpora, labels)
     if not s.tables_y:
         out.write(f"no labelled tables found (labels in {labels}, pages under {corpora})\n")
         return 2
-    results = cross_validate(s, out)
+    with steps.step(f"{FOLDS}-fold cross validation of each model (tables, then cells)"):
+        results = cross_validate(s, out)
     out_dir.mkdir(parents=True, exist_ok=True)
     for what, x, y, features, key in (("tables", s.tables_x, s.tables_y, TABLE_FEATURES, "tables"),
                                       ("cells", s.cells_x, s.cells_y, CELL_FEATURES, "cells")):
@@ -243,14 +247,15 @@ def train(corpora: Path, labels: Path, out_dir: Path, model: str = "forest", out
         choice = model if model != "auto" else _best(results[key])
         info = {"trained_on": {"examples": len(y), "labels": str(labels)},
                 "cross_validation": results[key], "chosen": choice}
-        if what == "cells" and model == "auto" and _mean_f1(results[key], "stacked") > _mean_f1(results[key], choice):
-            choice = info["chosen"] = "stacked"
-            stage1, stage2 = _fit_stacked(s, list(range(len(y))), makers["forest"])
-            doc = {"kind": "stacked", "stage1": model_dict(stage1, features),
-                   "stage2": model_dict(stage2, features + CONTEXT_FEATURES), **info}
-        else:
-            est = makers[choice]().fit(np.asarray(x, dtype=float), np.asarray(y))
-            doc = model_dict(est, features, **info)
+        with steps.step(f"fitting the {what} model on {len(y)} examples"):
+            if what == "cells" and model == "auto" and _mean_f1(results[key], "stacked") > _mean_f1(results[key], choice):
+                choice = info["chosen"] = "stacked"
+                stage1, stage2 = _fit_stacked(s, list(range(len(y))), makers["forest"])
+                doc = {"kind": "stacked", "stage1": model_dict(stage1, features),
+                       "stage2": model_dict(stage2, features + CONTEXT_FEATURES), **info}
+            else:
+                est = makers[choice]().fit(np.asarray(x, dtype=float), np.asarray(y))
+                doc = model_dict(est, features, **info)
         path = out_dir / f"{what}.json"
         path.write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")
         out.write(f"\nwrote {path} ({choice})\n")
