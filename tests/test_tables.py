@@ -405,6 +405,31 @@ def test_the_c_forest_lays_out_any_node_order_and_rejects_a_cycle():
         _forest.pack(ints(1, -1), ints(5, -1), ints(0, 0), doubles(0.5, 0), doubles(0, 0, 1, 0), ints(0), 2)
 
 
+def test_the_model_file_names_each_leafs_shares_once_and_reads_the_earlier_layout():
+    """``kitten train``'s files hold each distinct vector of class shares once (``shares``)
+    and each tree its leaves' indexes in it (``compact``); such a file and the earlier
+    layout (a ``value`` list per node) give the same numbers, in Python and in C; leaves
+    that do not match the shares are refused."""
+    from kitten.train.trees import compact
+
+    trees = [{"left": [2, -1, 3, -1, -1], "right": [1, -1, 4, -1, -1], "feature": [0, 0, 1, 0, 0],
+              "threshold": [0.5, -2.0, 0.3, -2.0, -2.0], "value": [[], [0, 1], [], [1, 0], [0.25, 0.75]]},
+             {"left": [1, -1, -1], "right": [2, -1, -1], "feature": [1, 0, 0], "threshold": [0.1, -2.0, -2.0],
+              "value": [[], [1, 0], [0, 1]]}]
+    earlier = {"kind": "forest", "features": ["a", "b"], "classes": ["x", "y"], "trees": trees, "seed": 1}
+    doc = compact(earlier)
+    assert doc["shares"] == [[0, 1], [1, 0], [0.25, 0.75]] and [t["leaves"] for t in doc["trees"]] == [[0, 1, 2], [1, 0]]
+    assert list(doc) == ["kind", "features", "classes", "shares", "trees", "seed"] and compact(earlier) == doc
+    old, new = model_from_dict(earlier), model_from_dict(json.loads(json.dumps(doc)))
+    xs = [[0, 0], [0, 1], [1, 0], [0.5, 0.3], [0.6, 0.31], [float("nan"), 0.0], [0.1, float("nan")]]
+    assert [new.python_proba(x) for x in xs] == [old.python_proba(x) for x in xs] == old.proba_many(xs) \
+        == new.proba_many(xs)
+    bad = json.loads(json.dumps(doc))
+    bad["trees"][1]["leaves"] = [1, 3]
+    with pytest.raises(ValueError, match="leaves"):
+        model_from_dict(bad)
+
+
 def test_the_c_cell_markup_counts_as_the_python_walk():
     """``markup``'s C walk (``kitten/_links.c``, ``cell_markup``) gives ``walk_markup``'s
     counts for every cell holding elements of real pages (links, images, emphasis by tag

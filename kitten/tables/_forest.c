@@ -6,7 +6,13 @@
  *       the trees of a forest laid end to end, as typed arrays (array.array: "i" for
  *       left, right, feature and roots, "d" for threshold and values): node arrays
  *       (left == -1 at a leaf, child indexes absolute), the class shares of every node
- *       (n_classes each; zeros at inner nodes), the index of each tree's root. They
+ *       (n_classes each; zeros at inner nodes), the index of each tree's root.
+ *   pack(left, right, feature, threshold, shares, starts, n_classes, leaves) -> capsule
+ *       the same from the model file's layout (kitten/tables/model.py): the trees' node
+ *       arrays end to end, each tree's child indexes counted from its first node, whose
+ *       index is in ``starts`` (increasing; a tree's root is its first node);
+ *       ``shares`` the distinct class-share vectors (n_classes each) and ``leaves`` ("i")
+ *       the index in ``shares`` of each leaf's vector, the leaves in node order. They
  *       are copied as ``Node``s of 16 bytes, each tree in preorder (a left child next to
  *       its parent) and only the leaves' shares kept: a step down a tree reads one
  *       cache line, not four arrays; the same comparisons and the same sums.
@@ -69,9 +75,11 @@ static int doubles(PyObject *seq, Py_ssize_t n, double *out) {
 /* The forest of the node arrays (n nodes, child indexes absolute, t roots) laid out as
  * ``Node``s in ``f``: each tree from its root in preorder (depth first, left before
  * right), leaves' shares copied in the order the leaves are placed; -1 with an error set
- * when a node points outside the arrays or the trees hold more than n nodes (a cycle). */
+ * when a node points outside the arrays or the trees hold more than n nodes (a cycle).
+ * ``share_of``: the index of each node's class shares in ``values`` (NULL: the node's own). */
 static int lay_out(Forest *f, const int *left, const int *right, const int *feature,
-                   const double *threshold, const double *values, Py_ssize_t n, Py_ssize_t t) {
+                   const double *threshold, const double *values, const int *share_of, Py_ssize_t n,
+                   Py_ssize_t t) {
     Py_ssize_t k = f->n_classes, placed = 0, leaves = 0, top = 0, capacity = n;
     int max_feature = -1;
     /* nodes to place: (original index, placed node whose right child it is or -1) */
@@ -106,7 +114,8 @@ static int lay_out(Forest *f, const int *left, const int *right, const int *feat
             if (left[node] == -1) {
                 out->feature = -1;
                 out->next = (int)leaves;
-                memcpy(f->leaves + leaves * k, values + (Py_ssize_t)node * k, k * sizeof(double));
+                memcpy(f->leaves + leaves * k, values + (Py_ssize_t)(share_of ? share_of[node] : node) * k,
+                       k * sizeof(double));
                 leaves++;
                 placed++;
                 continue;
@@ -133,22 +142,64 @@ fail:
     return -1;
 }
 
+/* The model file's layout made absolute (see ``pack``): each tree's child indexes plus
+ * its start, and for each leaf the index of its vector among the ``n_shares`` of
+ * ``shares``, in ``share_of``; -1 with an error set when the arrays do not agree. */
+static int from_starts(int *left, int *right, const int *starts, Py_ssize_t n, Py_ssize_t t,
+                       const int *leaves, Py_ssize_t n_leaves, Py_ssize_t n_shares, int *share_of) {
+    Py_ssize_t leaf = 0;
+    for (Py_ssize_t i = 0; i < t; i++) {
+        Py_ssize_t base = starts[i], end = i + 1 < t ? starts[i + 1] : n;
+        if (base < 0 || base >= end || end > n || (i == 0 && base != 0)) {
+            PyErr_SetString(PyExc_ValueError, "a tree's start outside the forest");
+            return -1;
+        }
+        for (Py_ssize_t node = base; node < end; node++) {
+            share_of[node] = 0;
+            if (left[node] == -1) {
+                if (leaf >= n_leaves || leaves[leaf] < 0 || leaves[leaf] >= n_shares) {
+                    PyErr_SetString(PyExc_ValueError, "a leaf's class shares outside the model's");
+                    return -1;
+                }
+                share_of[node] = leaves[leaf++];
+                continue;
+            }
+            if (left[node] < 0 || right[node] < 0 || left[node] >= end - base || right[node] >= end - base) {
+                PyErr_SetString(PyExc_ValueError, "a node points outside the forest");
+                return -1;
+            }
+            left[node] += (int)base;
+            right[node] += (int)base;
+        }
+    }
+    if (leaf != n_leaves) {
+        PyErr_SetString(PyExc_ValueError, "a leaf's class shares outside the model's");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *pack(PyObject *self, PyObject *args) {
-    PyObject *left_seq, *right_seq, *feature_seq, *threshold_seq, *values_seq, *roots_seq;
+    PyObject *left_seq, *right_seq, *feature_seq, *threshold_seq, *values_seq, *roots_seq, *leaves_seq = NULL;
     Py_ssize_t n_classes;
-    if (!PyArg_ParseTuple(args, "OOOOOOn", &left_seq, &right_seq, &feature_seq, &threshold_seq, &values_seq,
-                          &roots_seq, &n_classes))
+    if (!PyArg_ParseTuple(args, "OOOOOOn|O", &left_seq, &right_seq, &feature_seq, &threshold_seq, &values_seq,
+                          &roots_seq, &n_classes, &leaves_seq))
         return NULL;
     Py_ssize_t n = PySequence_Size(left_seq), t = PySequence_Size(roots_seq);
-    if (n <= 0 || t <= 0 || n_classes <= 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an empty forest");
+    Py_ssize_t n_values = leaves_seq ? PySequence_Size(values_seq) : n * n_classes;
+    Py_ssize_t n_leaves = leaves_seq ? PySequence_Size(leaves_seq) : 0;
+    if (n < 0 || t < 0 || n_values < 0 || n_leaves < 0) return NULL;
+    if (n <= 0 || t <= 0 || n_classes <= 0 || (leaves_seq && (n_values <= 0 || n_values % n_classes))) {
+        PyErr_SetString(PyExc_ValueError, "an empty forest");
         return NULL;
     }
     int *left = malloc(n * sizeof(int)), *right = malloc(n * sizeof(int)), *feature = malloc(n * sizeof(int));
-    double *threshold = malloc(n * sizeof(double)), *values = malloc(n * n_classes * sizeof(double));
+    int *leaves = leaves_seq ? malloc((n_leaves + 1) * sizeof(int)) : NULL;
+    int *share_of = leaves_seq ? malloc(n * sizeof(int)) : NULL;
+    double *threshold = malloc(n * sizeof(double)), *values = malloc(n_values * sizeof(double));
     Forest *f = calloc(1, sizeof(Forest));
     PyObject *capsule = NULL;
-    if (!left || !right || !feature || !threshold || !values || !f) {
+    if (!left || !right || !feature || !threshold || !values || !f || (leaves_seq && (!leaves || !share_of))) {
         PyErr_NoMemory();
         goto done;
     }
@@ -161,12 +212,15 @@ static PyObject *pack(PyObject *self, PyObject *args) {
     }
     if (ints(left_seq, n, left) || ints(right_seq, n, right) || ints(feature_seq, n, feature)
             || ints(roots_seq, t, f->roots) || doubles(threshold_seq, n, threshold)
-            || doubles(values_seq, n * n_classes, values)
-            || lay_out(f, left, right, feature, threshold, values, n, t))
+            || doubles(values_seq, n_values, values)
+            || (leaves_seq && (ints(leaves_seq, n_leaves, leaves)
+                               || from_starts(left, right, f->roots, n, t, leaves, n_leaves,
+                                              n_values / n_classes, share_of)))
+            || lay_out(f, left, right, feature, threshold, values, share_of, n, t))
         goto done;
     capsule = PyCapsule_New(f, "kitten.forest", forest_free);
 done:
-    free(left); free(right); free(feature); free(threshold); free(values);
+    free(left); free(right); free(feature); free(threshold); free(values); free(leaves); free(share_of);
     if (!capsule && f) { free(f->nodes); free(f->roots); free(f->leaves); free(f); }
     return capsule;
 }
