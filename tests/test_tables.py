@@ -405,6 +405,45 @@ def test_the_c_forest_lays_out_any_node_order_and_rejects_a_cycle():
         _forest.pack(ints(1, -1), ints(5, -1), ints(0, 0), doubles(0.5, 0), doubles(0, 0, 1, 0), ints(0), 2)
 
 
+def test_a_big_tables_features_by_column_are_the_cell_features():
+    """``cell_columns`` (a big table's features given feature by feature to the forest in
+    C) expanded by ``expand_columns`` is ``cell_features`` value for value, and
+    ``predict_columns`` (C, and its Python twin) is ``predict_many``, on the tables of
+    real pages and on made-up ones (spans, a ragged grid, markup, breaks, sections,
+    repeated headers, notes)."""
+    import dataclasses
+
+    from kitten.tables.features import cell_columns, cell_features
+    from kitten.tables.model import expand_columns
+
+    _, cell_model = models()
+    stage1 = getattr(cell_model, "stage1", cell_model)
+    python = dataclasses.replace(stage1, packed=None)
+    pages = [p.read_text(encoding="utf-8") for p in
+             (sorted((CORPORA / "wikipedia-tables").rglob("*.html"))[:15] if AVAILABLE else fixture_pages())]
+    pages.append("<table><thead><tr><th colspan=2>Title</th><th>x</th></tr></thead><tbody>"
+                 "<tr><td rowspan=2>a<br>b</td><td><b>bold</b></td><td>1</td></tr><tr><td>Title</td></tr>"
+                 "<tr><td>Key:</td><td><a href='/'>link</a><img src='i.png'></td><td>* note</td></tr>"
+                 "<tr><th>x</th><th>x</th><td style='font-weight:bold'>12 May 1990</td></tr></tbody>"
+                 "<tfoot><tr><td colspan=3>Source: us</td></tr></tfoot></table>")
+    pages.append("<table>" + "".join("<tr><th>Item</th>" + "<td>1</td>" * (r % 4) + "</tr>" for r in range(9))
+                 + "</table>")
+    tables = 0
+    for html in pages:
+        for tb in leaf_tables(_doc(html)):
+            v = view(fill_text(build_grid(tb.element, 2000, 100, 100), tb))
+            xs = cell_features(v, tb.cell_breaks)
+            if not xs:
+                continue
+            columns = cell_columns(v, tb.cell_breaks)
+            assert expand_columns(len(xs), columns) == [[float(x) for x in row] for row in xs]
+            assert python.predict_columns(len(xs), columns) == stage1.predict_many(xs)
+            if stage1.packed is not None:
+                assert stage1.predict_columns(len(xs), columns) == stage1.predict_many(xs)
+            tables += 1
+    assert tables > 20
+
+
 def test_the_model_file_names_each_leafs_shares_once_and_reads_the_earlier_layout():
     """``kitten train``'s files hold each distinct vector of class shares once (``shares``)
     and each tree its leaves' indexes in it (``compact``); such a file and the earlier

@@ -23,6 +23,14 @@
  *       divided by the number of trees, as Model.proba does; one tree: its shares.
  *   predict(capsule, rows) -> [(class index, probability), ...]
  *       for each feature vector the first class of the highest probability of proba.
+ *   predict_columns(capsule, n, columns) -> [(class index, probability), ...]
+ *       predict of n feature vectors given by feature (a big table's cells: no list per
+ *       vector), ``columns`` holding for each feature, in the order of the vectors:
+ *       a number (the same in every vector), an array('d') of n values, (values, index)
+ *       (vector r's value is values[index[r]]: a value of the cell's row, column or
+ *       text), or (values, index, index2, stride) (values[index[r] * stride +
+ *       index2[r]]: of its row and text type); values are array('d'), indexes
+ *       array('i'). kitten/tables/model.py's expand_columns makes the same vectors.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -331,6 +339,125 @@ fail:
     return NULL;
 }
 
+/* One feature of predict_columns: how vector r's value is read. */
+typedef struct {
+    int kind;  /* 0: constant; 1: values[r]; 2: values[index[r]]; 3: values[index[r] * stride + index2[r]] */
+    double constant;
+    const double *values;
+    const int *index, *index2;
+    Py_ssize_t n_values, stride;
+} Column;
+
+/* A typed array's buffer of ``format`` items (the view to release); -1 on error. */
+static int typed(PyObject *o, Py_buffer *view, const char *format, Py_ssize_t size, int *held) {
+    if (PyObject_GetBuffer(o, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    (*held)++;
+    if (view->itemsize != size || !view->format || strcmp(view->format, format) != 0) {
+        PyErr_Format(PyExc_TypeError, "a feature column's arrays must be array('d') values and array('i') indexes");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *predict_columns(PyObject *self, PyObject *args) {
+    PyObject *capsule, *columns;
+    Py_ssize_t n_rows;
+    if (!PyArg_ParseTuple(args, "OnO", &capsule, &n_rows, &columns)) return NULL;
+    Forest *f = PyCapsule_GetPointer(capsule, "kitten.forest");
+    if (!f) return NULL;
+    if (n_rows < 0) { PyErr_SetString(PyExc_ValueError, "a negative number of vectors"); return NULL; }
+    PyObject *cols_fast = PySequence_Fast(columns, "a sequence of feature columns");
+    if (!cols_fast) return NULL;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(cols_fast), k = f->n_classes;
+    Py_ssize_t stride = f->n_features > 0 ? f->n_features : 1;
+    PyObject *out = NULL;
+    Column *cols = calloc(m + 1, sizeof(Column));
+    Py_buffer *views = calloc(3 * m + 1, sizeof(Py_buffer));
+    int held = 0;
+    double *x = malloc(BLOCK * stride * sizeof(double)), *sums = malloc(BLOCK * k * sizeof(double));
+    if (!cols || !views || !x || !sums) { PyErr_NoMemory(); goto done; }
+    if (m < f->n_features) {
+        PyErr_SetString(PyExc_ValueError, "fewer feature columns than the model's features");
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(cols_fast, j);
+        Column *c = cols + j;
+        if (PyFloat_Check(o) || PyLong_Check(o)) {
+            c->kind = 0;
+            c->constant = PyFloat_AsDouble(o);
+            if (c->constant == -1.0 && PyErr_Occurred()) goto done;
+        } else if (PyTuple_Check(o) && (PyTuple_GET_SIZE(o) == 2 || PyTuple_GET_SIZE(o) == 4)) {
+            Py_buffer *v = views + held, *ix = v + 1, *ix2 = v + 2;
+            if (typed(PyTuple_GET_ITEM(o, 0), v, "d", sizeof(double), &held)
+                    || typed(PyTuple_GET_ITEM(o, 1), ix, "i", sizeof(int), &held))
+                goto done;
+            c->values = v->buf; c->n_values = v->len / (Py_ssize_t)sizeof(double); c->index = ix->buf;
+            c->kind = 2;
+            if (ix->len != n_rows * (Py_ssize_t)sizeof(int)) {
+                PyErr_SetString(PyExc_ValueError, "a feature column's index is not one per vector");
+                goto done;
+            }
+            if (PyTuple_GET_SIZE(o) == 4) {
+                if (typed(PyTuple_GET_ITEM(o, 2), ix2, "i", sizeof(int), &held)) goto done;
+                c->index2 = ix2->buf;
+                c->stride = PyLong_AsSsize_t(PyTuple_GET_ITEM(o, 3));
+                if (c->stride == -1 && PyErr_Occurred()) goto done;
+                c->kind = 3;
+                if (ix2->len != n_rows * (Py_ssize_t)sizeof(int)) {
+                    PyErr_SetString(PyExc_ValueError, "a feature column's index is not one per vector");
+                    goto done;
+                }
+            }
+        } else {
+            Py_buffer *v = views + held;
+            if (typed(o, v, "d", sizeof(double), &held)) goto done;
+            c->values = v->buf; c->n_values = v->len / (Py_ssize_t)sizeof(double);
+            c->kind = 1;
+            if (c->n_values != n_rows) {
+                PyErr_SetString(PyExc_ValueError, "a feature column is not one value per vector");
+                goto done;
+            }
+        }
+    }
+    out = PyList_New(n_rows);
+    if (!out) goto done;
+    for (Py_ssize_t start = 0; start < n_rows; start += BLOCK) {
+        Py_ssize_t n = n_rows - start < BLOCK ? n_rows - start : BLOCK;
+        for (Py_ssize_t j = 0; j < f->n_features; j++) {
+            const Column *c = cols + j;
+            for (Py_ssize_t r = 0; r < n; r++) {
+                Py_ssize_t at = start + r, i;
+                double value;
+                switch (c->kind) {
+                case 0: value = c->constant; break;
+                case 1: value = c->values[at]; break;
+                default:
+                    i = c->kind == 2 ? c->index[at] : (Py_ssize_t)c->index[at] * c->stride + c->index2[at];
+                    if (i < 0 || i >= c->n_values) {
+                        PyErr_SetString(PyExc_IndexError, "a feature column's index outside its values");
+                        Py_CLEAR(out);
+                        goto done;
+                    }
+                    value = c->values[i];
+                }
+                x[r * stride + j] = value;
+            }
+        }
+        forest_proba(f, x, n, stride, sums);
+        for (Py_ssize_t r = 0; r < n; r++) {
+            PyObject *p = row_result(sums + r * k, k, 1);
+            if (!p) { Py_CLEAR(out); goto done; }
+            PyList_SET_ITEM(out, start + r, p);
+        }
+    }
+done:
+    for (int h = 0; h < held; h++) PyBuffer_Release(views + h);
+    free(cols); free(views); free(x); free(sums);
+    Py_DECREF(cols_fast);
+    return out;
+}
+
 static PyObject *proba(PyObject *self, PyObject *args) { return evaluate(args, 0); }
 
 static PyObject *predict(PyObject *self, PyObject *args) { return evaluate(args, 1); }
@@ -339,6 +466,7 @@ static PyMethodDef methods[] = {
     {"pack", pack, METH_VARARGS, "Lay a forest's trees out for proba()."},
     {"proba", proba, METH_VARARGS, "Class probabilities of each feature vector."},
     {"predict", predict, METH_VARARGS, "(class index, probability) of each feature vector."},
+    {"predict_columns", predict_columns, METH_VARARGS, "predict of feature vectors given by feature."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -102,6 +102,8 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -286,6 +288,7 @@ class TableView:
     rows: list[list[Cell]]  # distinct cells covering each row
     cols: list[list[Cell]]  # distinct cells covering each column
     links: list[bool]  # each cell is a link cell (``is_link_cell``; by ``Cell.index``)
+    plain: Markup | None = None  # the Markup of zeros the plain cells share
 
 
 def view(grid: Grid) -> TableView:
@@ -298,7 +301,7 @@ def view(grid: Grid) -> TableView:
     rows = [grid.row_cells(r) for r in range(grid.n_rows)]
     cols = [grid.col_cells(c) for c in range(grid.n_cols)]
     links = [m is not plain and is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
-    return TableView(grid, types, marks, rows, cols, links)
+    return TableView(grid, types, marks, rows, cols, links, plain)
 
 
 def _text_types(texts: list[str]) -> list[str]:
@@ -557,6 +560,232 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             rows_total - below, 1.0 if _NOTE.match(text) else 0.0, row_texts[r],
         ])
     return out
+
+
+#: the text types in the order of the codes of :func:`cell_columns`' lookups
+_TYPES = ("numeric", "date", "alpha", "empty", "other")
+_TYPE_CODE = {t: i for i, t in enumerate(_TYPES)}
+#: tables of at least this many cells have their cells typed from :func:`cell_columns`
+#: (when the C forest is built); smaller ones from :func:`cell_features`, cheaper there
+BIG_TABLE = 2000
+
+
+def cell_columns(v: TableView, breaks: dict) -> list:
+    """:func:`cell_features` given feature by feature, for a big table (what
+    ``Model.predict_columns`` reads in C, ``kitten/tables/_forest.c``; expanded by
+    ``model.expand_columns`` it is the same vectors, number for number, as
+    ``tests/test_tables.py`` checks on the tables of real pages). Each feature is a
+    number (the same for every cell), an ``array("d")`` of a value per cell, or a value
+    of the cell's row, column, text or row and text type looked up by an index per cell:
+    a value of a row is computed once per row, not once per cell, and a text's length,
+    words and type once per distinct text. Per cell only a few lists are made (the
+    neighbours' by slicing when the grid is full and has no span); what most cells lack
+    (markup, breaks, a repeated header) is set where it is."""
+    g = v.grid
+    cells = g.cells
+    n = len(cells)
+    types, marks, links, plain = v.types, v.marks, v.links, v.plain
+    slots, rows_total, cols_total = g.slots, g.n_rows, g.n_cols
+    n_rows, n_cols = rows_total or 1, cols_total or 1
+    k_types = len(_TYPES)
+
+    def zeros(size: int) -> array:
+        return array("d", bytes(8 * size))
+
+    def by(values, index) -> tuple:
+        return array("d", values), index
+
+    text = [c.text for c in cells]
+    row = [c.row for c in cells]
+    col = [c.col for c in cells]
+    row_i, col_i = array("i", row), array("i", col)
+    spans = any(c.rowspan != 1 or c.colspan != 1 for c in cells)
+    # each distinct text once: its length, words, key (case and spaces ignored), type
+    ids: dict[str, int] = {}
+    text_i = array("i", [ids.setdefault(t, len(ids)) for t in text])
+    distinct = list(ids)
+    type_of = dict(zip(text, types))
+    text_code = [_TYPE_CODE.get(type_of[t], 4) for t in distinct]
+    type_i = array("i", map(text_code.__getitem__, text_i))
+    key_d = [" ".join(t.lower().split()) if t else "" for t in distinct]
+    key_ids: dict[str, int] = {}
+    key_of_text = [key_ids.setdefault(k, len(key_ids)) for k in key_d]
+    key = list(map(key_of_text.__getitem__, text_i))  # per cell, an id of its key
+    no_key = key_ids.get("", -1)
+    length = list(map(len, text))
+    has = list(map(bool, text))
+    th = [c.tag == "th" for c in cells]
+    marked = [i for i, m in enumerate(marks) if m is not plain]  # cells with markup of their own
+    strong = list(th)  # a th, or 80% of its text emphasized
+    for i in marked:
+        strong[i] = th[i] or bool(text[i]) and marks[i].emphasis_chars >= 0.8 * len(text[i])
+    row_ix = [[c.index for c in r] for r in v.rows]
+    col_ix = [[c.index for c in cc] for cc in v.cols]
+
+    def share(flags: list, groups: list[list[int]]) -> list:
+        return [sum(map(flags.__getitem__, ix)) / (len(ix) or 1) for ix in groups]
+
+    empty = [not h for h in has]
+    merged = [c.rowspan > 1 or c.colspan > 1 for c in cells] if spans else None
+    table_th = sum(th) / (n or 1)
+    row_merged = share(merged, row_ix) if spans else [0.0] * len(row_ix)
+    col_merged = share(merged, col_ix) if spans else [0.0] * len(col_ix)
+    row_th, col_th = share(th, row_ix), share(th, col_ix)
+    row_empty, col_empty = share(empty, row_ix), share(empty, col_ix)
+    row_emph = share(strong, row_ix)
+    col_len = share(length, col_ix)
+    top_row = next((r for r, ix in enumerate(row_ix) if len(ix) > 1), 0)
+    tops = [slots[top_row][j] for j in range(cols_total)] if rows_total else []
+    differs = 0
+    col_distinct, col_alpha, col_links = [], [], []
+    for ix, top_cell in zip(col_ix, tops):
+        body = [i for i in ix if row[i] > top_row and has[i]]
+        counts = Counter(map(types.__getitem__, body))
+        if top_cell is not None and top_cell.text and body:
+            differs += counts.get(types[top_cell.index], 0) != max(counts.values())
+        k = len(body) or 1
+        col_distinct.append(len(set(map(text_i.__getitem__, body))) / k)
+        col_alpha.append(counts.get("alpha", 0) / k)
+        col_links.append(sum(map(links.__getitem__, body)) / k)
+    top_differs = differs / (len(col_ix) or 1)
+    top_strong = row_emph[top_row] if row_emph else 0.0
+    first_alpha = next((j for j, a in enumerate(col_alpha) if a >= 0.5), -1)
+    first_text = zeros(n)
+    for ix in row_ix:
+        first = next((i for i in ix if has[i]), None)
+        if first is not None:
+            first_text[first] = 1.0
+    row_texts = [sum(map(has.__getitem__, ix)) for ix in row_ix]
+    top_text = [top is not None and bool(top.text) for top in tops]
+    top_strong_col = [top is not None and strong[top.index] for top in tops]
+    # same_as_top: below the top row (then never the top cell itself), with text, the key of
+    # its column's top cell; looked for among the cells whose key is some top cell's
+    top_key = [key[top.index] if top is not None else no_key for top in tops]
+    wanted = set(top_key) - {no_key}
+    same_top = [False] * n
+    for i in [i for i, kk in enumerate(key) if kk in wanted]:
+        if has[i] and row[i] > top_row and key[i] == top_key[col[i]]:
+            same_top[i] = True
+    row_same = [0.0] * len(row_ix)
+    if any(same_top):
+        row_same = [sum(map(same_top.__getitem__, ix)) / (row_texts[r] or 1) for r, ix in enumerate(row_ix)]
+    # same_as_header, as cell_features: the cells starting in a row are a run of ``cells``
+    seen: list[set] = [set() for _ in range(cols_total)]
+    same_head = [False] * n
+    start = 0
+    for r, ix in enumerate(row_ix):
+        stop = start
+        while stop < n and row[stop] == r:
+            stop += 1
+        if r > top_row:
+            for i in range(start, stop):
+                if has[i] and key[i] in seen[col[i]]:
+                    same_head[i] = True
+        texts = row_texts[r]
+        if r >= top_row and texts and (r == top_row or sum(strong[i] for i in ix if has[i]) * 2 > texts):
+            for i in range(start, stop):
+                if has[i]:
+                    for j in range(col[i], col[i] + cells[i].colspan):
+                        seen[j].add(key[i])
+        start = stop
+    row_same_head = [0.0] * len(row_ix)
+    if any(same_head):
+        row_same_head = [sum(map(same_head.__getitem__, ix)) / (row_texts[r] or 1) for r, ix in enumerate(row_ix)]
+    col_th_body = []
+    for ix in col_ix:
+        body = [i for i in ix if row[i] > top_row]
+        col_th_body.append(sum(map(th.__getitem__, body)) / (len(body) or 1))
+    # a cell's shares of its row's (column's) other cells by text type: by row (column)
+    # and type code
+    row_agree, row_numeric = zeros(len(row_ix) * k_types), zeros(len(row_ix) * k_types)
+    for r, ix in enumerate(row_ix):
+        for t, (a, b) in _by_type(Counter(map(types.__getitem__, ix)), (len(ix) - 1) or 1, "numeric",
+                                  "date").items():
+            row_agree[r * k_types + _TYPE_CODE[t]], row_numeric[r * k_types + _TYPE_CODE[t]] = a, b
+    col_agree, col_alpha_share = zeros(len(col_ix) * k_types), zeros(len(col_ix) * k_types)
+    for j, ix in enumerate(col_ix):
+        for t, (a, b) in _by_type(Counter(map(types.__getitem__, ix)), (len(ix) - 1) or 1, "alpha").items():
+            col_agree[j * k_types + _TYPE_CODE[t]], col_alpha_share[j * k_types + _TYPE_CODE[t]] = a, b
+    # the neighbours: above, left of and below the cell
+    thf = [1.0 if x else 0.0 for x in th]
+    if not spans and n == rows_total * cols_total and n:  # a full grid: cell r * cols + c
+        emptyf = [1.0 if x else 0.0 for x in empty]
+        above_th = [0.0] * cols_total + thf[:n - cols_total]
+        above_empty = [-1.0] * cols_total + emptyf[:n - cols_total]
+        left_th = [0.0] + thf[:-1]
+        left_th[::cols_total] = [0.0] * rows_total
+        below_empty = emptyf[cols_total:] + [-1.0] * cols_total
+        below_i = None
+    else:
+        above = [slots[r - 1][j] if r else None for r, j in zip(row, col)]
+        above_th = [1.0 if a is not None and a.tag == "th" else 0.0 for a in above]
+        above_empty = [(1.0 if a is None or not a.text else 0.0) if r else -1.0 for a, r in zip(above, row)]
+        left_th = [1.0 if j and slots[r][j - 1] is not None and slots[r][j - 1].tag == "th" else 0.0
+                   for r, j in zip(row, col)]
+        below = [c.row + c.rowspan for c in cells]
+        below_empty = [-1.0 if b >= rows_total else (1.0 if slots[b][j] is None or not slots[b][j].text else 0.0)
+                       for b, j in zip(below, col)]
+        below_i = array("i", below) if spans else None
+    if spans:
+        rowspan = array("d", [c.rowspan for c in cells])
+        colspan = array("d", [c.colspan for c in cells])
+        full_width = array("d", [1.0 if c.colspan >= n_cols and n_cols > 1 else 0.0 for c in cells])
+        last_row = by([1.0 if b >= rows_total else 0.0 for b in range(rows_total + 1)], below_i)
+        rows_below = by([rows_total - b for b in range(rows_total + 1)], below_i)
+    else:  # below a cell is the next row
+        rowspan = colspan = 1
+        full_width = 1.0 if 1 >= n_cols and n_cols > 1 else 0.0
+        last_row = by([1.0 if r + 1 >= rows_total else 0.0 for r in range(rows_total)], row_i)
+        rows_below = by([rows_total - (r + 1) for r in range(rows_total)], row_i)
+    sections = {c.section for c in cells}
+    section = _SECTION.get(next(iter(sections)), 0.0) if len(sections) == 1 else \
+        array("d", [_SECTION.get(c.section, 0.0) for c in cells])
+    nonzero = {el: b for el, b in breaks.items() if b}
+    breaks_col = array("d", [nonzero.get(c.element, 0) for c in cells]) if nonzero else 0
+    emphasis, image, link = zeros(n), zeros(n), zeros(n)
+    for i in marked:
+        m = marks[i]
+        emphasis[i] = min(1.0, m.emphasis_chars / length[i]) if length[i] else 0.0
+        image[i] = 1.0 if m.images > 0 else 0.0
+        link[i] = 1.0 if links[i] else 0.0
+    below_top = array("i", [r > top_row for r in row])  # the top cell of a column is at or above top_row
+
+    def flags(values: list) -> array:
+        return array("d", [1.0 if x else 0.0 for x in values])
+
+    def sparse(values: list) -> array:
+        out = zeros(n)
+        for i, x in enumerate(values):
+            if x:
+                out[i] = 1.0
+        return out
+
+    return [
+        by(range(rows_total), row_i), by(range(cols_total), col_i),
+        by([r / n_rows for r in range(rows_total)], row_i), by([j / n_cols for j in range(cols_total)], col_i),
+        by([1.0 if r == top_row else 0.0 for r in range(rows_total)], row_i),
+        by([1.0 if j == 0 else 0.0 for j in range(cols_total)], col_i),
+        last_row, rowspan, colspan, full_width,
+        by(row_merged, row_i), by(col_merged, col_i), breaks_col, array("d", thf), emphasis,
+        *(by([1.0 if code == x else 0.0 for code in text_code], text_i) for x in range(4)),
+        by(map(len, distinct), text_i), by([kk.count(" ") + 1 if kk else 0 for kk in key_d], text_i), link,
+        (row_agree, row_i, type_i, k_types), (col_agree, col_i, type_i, k_types),
+        by(row_th, row_i), by(col_th, col_i), by(row_empty, row_i), by(col_empty, col_i),
+        array("d", above_th), array("d", left_th),
+        section, by([1.0 if t.endswith(":") else 0.0 for t in distinct], text_i), table_th, rows_total, cols_total,
+        first_text,
+        (array("d", [0.0] * cols_total + [1.0 if x else 0.0 for x in top_text]), below_top, col_i, cols_total),
+        (array("d", [0.0] * cols_total + [1.0 if x else 0.0 for x in top_strong_col]), below_top, col_i, cols_total),
+        (row_numeric, row_i, type_i, k_types), (col_alpha_share, col_i, type_i, k_types),
+        array("d", [x / m if m else 0.0 for x, m in zip(length, map(col_len.__getitem__, col))]),
+        by(row_emph, row_i), top_differs, top_strong,
+        by(col_distinct, col_i), by([1.0 if j == first_alpha else 0.0 for j in range(cols_total)], col_i),
+        by(col_links, col_i),
+        sparse(same_top), by(row_same, row_i),
+        image, array("d", above_empty), array("d", below_empty),
+        sparse(same_head), by(row_same_head, row_i), by(col_th_body, col_i),
+        rows_below, by([1.0 if _NOTE.match(t) else 0.0 for t in distinct], text_i), by(row_texts, row_i),
+    ]
 
 
 #: the ``numeric``, ``date``, ``alpha`` and ``empty`` features of each text type
