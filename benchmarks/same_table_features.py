@@ -16,7 +16,8 @@ were compared and how many tables differ (the first few named); exit code 1 when
 compares, in this checkout only, on the same tables: ``cell_columns`` (the features of a
 big table given feature by feature to the forest in C) expanded by
 ``model.expand_columns`` against ``cell_features``, value for value (as numbers: C
-reads them as doubles), and the cell model's ``predict_columns`` against ``predict_many``.
+reads them as doubles), and the cell model's ``predict_columns`` and ``label_columns``
+against ``predict_many``.
 """
 from __future__ import annotations
 
@@ -80,7 +81,9 @@ def columns(corpora: Path, labels: Path) -> int:
         cols = cell_columns(v, t.blocks.cell_breaks)
         same = len(cols) == len(xs[0]) if xs else True
         same = same and [[float(x) for x in row] for row in xs] == expand_columns(len(xs), cols)
-        same = same and model.predict_columns(len(xs), cols) == model.predict_many(xs)
+        expected = model.predict_many(xs)
+        same = same and model.predict_columns(len(xs), cols) == expected
+        same = same and model.label_columns(len(xs), cols) == [label for label, _ in expected]
         n_tables, n_cells = n_tables + 1, n_cells + len(xs)
         if not same:
             differ.append(f'{rec["page"]} {rec["locator"]}')

@@ -440,8 +440,33 @@ def test_a_big_tables_features_by_column_are_the_cell_features():
             assert python.predict_columns(len(xs), columns) == stage1.predict_many(xs)
             if stage1.packed is not None:
                 assert stage1.predict_columns(len(xs), columns) == stage1.predict_many(xs)
+                assert stage1.label_columns(len(xs), columns) == [label for label, _ in stage1.predict_many(xs)]
             tables += 1
     assert tables > 20
+    if stage1.packed is None:
+        return
+    # vectors the trees disagree on (the classes settled early or after every tree), and
+    # errors: an index outside its values, an array of another type
+    import random
+    from array import array
+
+    rng = random.Random(5)
+    n = 3000
+    columns = [array("d", [rng.choice((0, 1, rng.random(), rng.uniform(-5, 60))) for _ in range(n)])
+               for _ in stage1.features]
+    columns[3] = (array("d", [0.0, 0.25, 1.0]), array("i", [rng.randrange(3) for _ in range(n)]))
+    columns[7] = 1
+    xs = expand_columns(n, columns)
+    expected = stage1.predict_many(xs)
+    assert stage1.predict_columns(n, columns) == expected
+    assert stage1.label_columns(n, columns) == [label for label, _ in expected]
+    assert len({label for label, _ in expected}) > 2 and min(p for _, p in expected) < 0.6
+    with pytest.raises(IndexError):
+        stage1.label_columns(n, columns[:3] + [(array("d", [0.0]), array("i", [1] * n))] + columns[4:])
+    with pytest.raises(TypeError):
+        stage1.label_columns(n, columns[:3] + [array("i", [0] * n)] + columns[4:])
+    with pytest.raises(ValueError, match="fewer"):
+        stage1.label_columns(n, columns[:3])
 
 
 def test_the_model_file_names_each_leafs_shares_once_and_reads_the_earlier_layout():

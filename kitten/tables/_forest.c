@@ -31,6 +31,9 @@
  *       text), or (values, index, index2, stride) (values[index[r] * stride +
  *       index2[r]]: of its row and text type); values are array('d'), indexes
  *       array('i'). kitten/tables/model.py's expand_columns makes the same vectors.
+ *   predict_columns(capsule, n, columns, True) -> [class index, ...]
+ *       the class indexes alone, each vector's trees walked only until its class is
+ *       settled (forest_labels): the same classes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -284,6 +287,53 @@ static void forest_proba(const Forest *f, const double *x, Py_ssize_t n, Py_ssiz
         for (Py_ssize_t i = 0; i < n * k; i++) sums[i] = sums[i] / (double)f->n_trees;
 }
 
+/* The index of the first class of the highest probability of each of the ``n`` rows of
+ * ``x`` in ``labels``, as forest_proba then row_result with ``top`` give it, each row's
+ * trees walked only until its class is settled: once its highest sum so far exceeds every
+ * other by more than the trees left could add (each adds at most 1 to a class, 1e-9 for
+ * the roundings of the sums), no tree left can change which class is first. ``sums``:
+ * n_classes values per row. */
+static void forest_labels(const Forest *f, const double *x, Py_ssize_t n, Py_ssize_t stride, double *sums,
+                          int *labels) {
+    Py_ssize_t k = f->n_classes, open = n;
+    for (Py_ssize_t i = 0; i < n * k; i++) sums[i] = 0.0;
+    for (Py_ssize_t r = 0; r < n; r++) labels[r] = -1;  /* -1: not settled */
+    for (Py_ssize_t t = 0; t < f->n_trees && open; t++) {
+        const Node *nodes = f->nodes, *root = f->nodes + f->roots[t];
+        double left_over = (double)(f->n_trees - t - 1) + 1e-9;
+        int check = 2 * (t + 1) >= f->n_trees && t + 1 < f->n_trees;
+        for (Py_ssize_t r = 0; r < n; r++) {
+            if (labels[r] >= 0) continue;
+            const double *xr = x + r * stride;
+            const Node *node = root;
+            while (node->feature >= 0)
+                node = xr[node->feature] <= node->threshold ? node + 1 : nodes + node->next;
+            const double *v = f->leaves + (Py_ssize_t)node->next * k;
+            double *s = sums + r * k;
+            for (Py_ssize_t c = 0; c < k; c++) s[c] += v[c];
+            if (check) {
+                Py_ssize_t best = 0;
+                for (Py_ssize_t c = 1; c < k; c++)
+                    if (s[c] > s[best]) best = c;
+                double second = -1.0;
+                for (Py_ssize_t c = 0; c < k; c++)
+                    if (c != best && s[c] > second) second = s[c];
+                if (s[best] - second > left_over) { labels[r] = (int)best; open--; }
+            }
+        }
+    }
+    for (Py_ssize_t r = 0; r < n; r++) {
+        if (labels[r] >= 0) continue;
+        double *s = sums + r * k;
+        if (f->n_trees > 1)
+            for (Py_ssize_t c = 0; c < k; c++) s[c] = s[c] / (double)f->n_trees;
+        Py_ssize_t best = 0;
+        for (Py_ssize_t c = 1; c < k; c++)
+            if (s[c] > s[best]) best = c;
+        labels[r] = (int)best;
+    }
+}
+
 /* The result of one row from its probabilities ``s``: the list of them, or with ``top``
  * set the index of the first class of the highest probability and that probability, as
  * Model.predict_many reads proba's lists. */
@@ -362,7 +412,8 @@ static int typed(PyObject *o, Py_buffer *view, const char *format, Py_ssize_t si
 static PyObject *predict_columns(PyObject *self, PyObject *args) {
     PyObject *capsule, *columns;
     Py_ssize_t n_rows;
-    if (!PyArg_ParseTuple(args, "OnO", &capsule, &n_rows, &columns)) return NULL;
+    int labels_only = 0;
+    if (!PyArg_ParseTuple(args, "OnO|p", &capsule, &n_rows, &columns, &labels_only)) return NULL;
     Forest *f = PyCapsule_GetPointer(capsule, "kitten.forest");
     if (!f) return NULL;
     if (n_rows < 0) { PyErr_SetString(PyExc_ValueError, "a negative number of vectors"); return NULL; }
@@ -375,6 +426,7 @@ static PyObject *predict_columns(PyObject *self, PyObject *args) {
     Py_buffer *views = calloc(3 * m + 1, sizeof(Py_buffer));
     int held = 0;
     double *x = malloc(BLOCK * stride * sizeof(double)), *sums = malloc(BLOCK * k * sizeof(double));
+    int labels[BLOCK];
     if (!cols || !views || !x || !sums) { PyErr_NoMemory(); goto done; }
     if (m < f->n_features) {
         PyErr_SetString(PyExc_ValueError, "fewer feature columns than the model's features");
@@ -443,6 +495,15 @@ static PyObject *predict_columns(PyObject *self, PyObject *args) {
                 }
                 x[r * stride + j] = value;
             }
+        }
+        if (labels_only) {
+            forest_labels(f, x, n, stride, sums, labels);
+            for (Py_ssize_t r = 0; r < n; r++) {
+                PyObject *p = PyLong_FromLong(labels[r]);
+                if (!p) { Py_CLEAR(out); goto done; }
+                PyList_SET_ITEM(out, start + r, p);
+            }
+            continue;
         }
         forest_proba(f, x, n, stride, sums);
         for (Py_ssize_t r = 0; r < n; r++) {

@@ -10,7 +10,7 @@ def type_cells(v: TableView, breaks: dict, model: Model | Stacked) -> None:
     given feature by feature (``cell_columns``) to the forest in C, the same types."""
     cells = v.grid.cells
     if isinstance(model, Model) and model.packed is not None and len(cells) >= BIG_TABLE:
-        for cell, (label, _) in zip(cells, model.predict_columns(len(cells), cell_columns(v, breaks))):
+        for cell, label in zip(cells, model.label_columns(len(cells), cell_columns(v, breaks))):
             cell.type = label
         return
     base = cell_features(v, breaks)
