@@ -83,15 +83,17 @@ def header_rows(grid: Grid) -> list[bool]:
     first_header = [grid.n_cols] * n  # leftmost column of a header with text covering the row
     texts = [0] * n  # cells with text covering the row
     for c in grid.cells:
-        if c.type == "header" and c.text:
-            has_header[c.row] = True
-        for r in range(c.row, c.row + c.rowspan):
-            if c.text:
-                texts[r] += 1
-                if c.type == "data":
-                    has_data[r] = True
-                elif c.type == "header":
-                    first_header[r] = min(first_header[r], c.col)
+        if not c.text:
+            continue
+        kind, row = c.type, c.row
+        if kind == "header":
+            has_header[row] = True
+        for r in range(row, row + c.rowspan) if c.rowspan > 1 else (row,):
+            texts[r] += 1
+            if kind == "data":
+                has_data[r] = True
+            elif kind == "header" and c.col < first_header[r]:
+                first_header[r] = c.col
     # the first row of headers or data (a thema title row above does not count) names the
     # columns: no column header above it to bind values to, so never a row of values
     first = next((r for r in range(n) if has_header[r] or has_data[r]), n)
@@ -193,15 +195,19 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         if r in sections:
             group = sections[r]
             continue
+        data, headers = [], []  # the row's data and header cells with text, left to right
         for c in row:
-            if c.row == r and c.text and c.type == "finalImportant":
+            kind = c.type
+            if kind == "data":
+                if c.text:
+                    data.append(c)
+            elif kind == "header":
+                if c.text:
+                    headers.append(c)
+            elif kind == "finalImportant" and c.row == r and c.text:
                 out.append(Clause(r, c.text, "note"))
-        if is_header_row[r]:
+        if is_header_row[r] or not data:
             continue
-        data = [c for c in row if c.type == "data" and c.text]
-        if not data:
-            continue
-        headers = [h for h in row if h.type == "header" and h.text]
         parts = []
         for h in headers:  # the entity with the name of its column ("Name: Anna Meares (AUS)")
             corner = headers_over(runs[h.row], h.col, h.colspan)

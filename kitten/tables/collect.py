@@ -90,7 +90,12 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
             table = tables[gid] = group if group.tag == TABLE else _table_above(group)
         if table is None:
             continue
-        cell, caption = _cell(block.source, table)
+        source = block.source
+        tag = source.tag
+        if tag == _TD or tag == _TH:  # most blocks of a table: a cell's own text
+            cell, caption = source, False
+        else:
+            cell, caption = _cell(source, table)
         key = id(table)
         is_leaf = leaf.get(key)
         if is_leaf is None:

@@ -153,11 +153,16 @@ def build_grid(table, max_rows: int = 2000, max_columns: int = 100, max_span: in
             if cs is None and rs is None:  # most cells: one slot, nothing to parse or clip
                 if col >= max_columns:
                     raise GridTooLarge(f"more than {max_columns} columns")
-                cell = Cell(r, col, 1, 1, "th" if tag == _TH else "td", section, td, index=len(cells))
+                cell = Cell(r, col, 1, 1, "th" if tag == _TH else "td", section, td, "", "", len(cells))
                 cells.append(cell)
-                if len(row) <= col:
-                    row.extend([None] * (col + 1 - len(row)))
-                row[col] = cell
+                if col == len(row):  # most cells: at the end of the row so far
+                    row.append(cell)
+                else:
+                    if len(row) < col:
+                        row.extend([None] * (col - len(row)))
+                        row.append(cell)
+                    else:
+                        row[col] = cell
                 col += 1
                 if col > n_cols:
                     n_cols = col
