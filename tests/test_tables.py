@@ -405,6 +405,29 @@ def test_the_c_forest_lays_out_any_node_order_and_rejects_a_cycle():
         _forest.pack(ints(1, -1), ints(5, -1), ints(0, 0), doubles(0.5, 0), doubles(0, 0, 1, 0), ints(0), 2)
 
 
+def test_header_typing_features_name_the_identifying_column_and_a_header_row_without_th():
+    """``key_col``: the first column of distinct words left of a column of numbers (the
+    names, not the towns, which repeat, nor the numbers); ``top_words``: a top row of short
+    words over numbers, th or not; ``emph_vs_below``: a bold row above plain rows."""
+    from kitten.tables.features import CELL_FEATURES, cell_features
+
+    html = ("<table><tr><td><b>Name</b></td><td><b>Town</b></td><td><b>Goals</b></td></tr>"
+            "<tr><td>Ann</td><td>Oslo</td><td>3</td></tr><tr><td>Bob</td><td>Oslo</td><td>5</td></tr>"
+            "<tr><td>Cy</td><td>Rome</td><td>1</td></tr></table>")
+    tb = leaf_tables(_doc(html))[0]
+    grid = fill_text(build_grid(tb.element), tb)
+    xs = cell_features(view(grid), tb.cell_breaks)
+    at = {name: CELL_FEATURES.index(name) for name in ("key_col", "top_words", "emph_vs_below")}
+    assert [xs[c.index][at["key_col"]] for c in grid.cells if c.row == 1] == [1.0, 0.0, 0.0]
+    assert {x[at["top_words"]] for x in xs} == {1.0}
+    assert [xs[c.index][at["emph_vs_below"]] for c in grid.cells if c.col == 0] == [1.0, 0.0, 0.0, 0.0]
+    words = html.replace("<td>3</td>", "<td>three</td>").replace("<td>5</td>", "<td>five</td>").replace(
+        "<td>1</td>", "<td>one</td>")
+    tb = leaf_tables(_doc(words))[0]
+    xs = cell_features(view(fill_text(build_grid(tb.element), tb)), tb.cell_breaks)
+    assert {x[at["key_col"]] for x in xs} == {x[at["top_words"]] for x in xs} == {0.0}  # no column of numbers
+
+
 def test_a_big_tables_features_by_column_are_the_cell_features():
     """``cell_columns`` (a big table's features given feature by feature to the forest in
     C) expanded by ``expand_columns`` is ``cell_features`` value for value, and

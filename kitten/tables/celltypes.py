@@ -1,7 +1,7 @@
 """Cell typing: the cell model (one stage, or two stacked stages) applied to a table."""
 from __future__ import annotations
 
-from kitten.tables.features import BIG_TABLE, TableView, cell_columns, cell_features, context_features
+from kitten.tables.features import BIG_TABLE, CELL_FEATURES, TableView, cell_columns, cell_features, context_features
 from kitten.tables.model import Model, Stacked
 
 
@@ -18,6 +18,9 @@ def type_cells(v: TableView, breaks: dict, model: Model | Stacked) -> None:
         stage1 = model.stage1
         probs = stage1.proba_many(base)
         context = context_features(v, probs, stage1.classes)
+        k = len(stage1.features)  # a model of fewer features than the code's reads the first ones
+        if k < len(CELL_FEATURES):
+            base = [x[:k] for x in base]
         for x, cx in zip(base, context):  # the second stage's vectors: the first's, extended
             x.extend(cx)
         model = model.stage2

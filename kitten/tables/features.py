@@ -96,6 +96,15 @@ Cell features:
 ``note_mark``               the text opens as a note: a footnote mark (``*``, ``†``, ``a)``,
                             ``[1]``) or the word of a source, note, key or legend
 ``row_texts``               cells with text in the cell's row (a legend is one cell)
+``key_col``                 the cell's column is the table's identifying column: the first
+                            column whose body (cells with text below the top row, two or more)
+                            holds distinct texts none of which is a number or a date, with a
+                            column right of it whose body is mostly numbers or dates
+``top_words``               the table's top row has two cells with text or more, each of at
+                            most four words and none a number or a date, and some column's body
+                            is mostly numbers or dates (a header row, th or not)
+``emph_vs_below``           the share of emphasized (or ``th``) cells of the cell's row minus
+                            its mean over the rows below (0 in the last row)
 =========================  ==================================================================
 """
 from __future__ import annotations
@@ -430,8 +439,40 @@ CELL_FEATURES = (
     # material at the bottom of the table (finalImportant): rows of the grid below the cell,
     # the text opens as a note, a source, a key or a footnote mark, cells with text in its row
     "rows_below", "note_mark", "row_texts",
+    # header typing (issue 39): the row's identifying column written in td (the first
+    # column whose body texts are all distinct words, left of a column of numbers), a top
+    # row of short words over columns of numbers (a header row without th), and how much
+    # more emphasized the row is than the rows below it (a row styled unlike the rest)
+    "key_col", "top_words", "emph_vs_below",
 )
 _SECTION = {"tbody": 0.0, "thead": 1.0, "tfoot": 2.0}
+
+
+def _key_column(stats: list[tuple[int, int, int]]) -> int:
+    """The identifying column (``key_col``) from each column's body: (cells with text, distinct
+    texts, numbers and dates); -1 when none."""
+    numeric = [k > 0 and 2 * num > k for k, _, num in stats]
+    for j, (k, distinct, num) in enumerate(stats):
+        if k >= 2 and distinct == k and num == 0 and any(numeric[j + 1:]):
+            return j
+    return -1
+
+
+def _top_words(top: list[tuple[str, int]], stats: list[tuple[int, int, int]]) -> float:
+    """``top_words`` from the top row's cells with text, (text type, words) each, and the
+    columns' body counts of :func:`_key_column`."""
+    return 1.0 if len(top) >= 2 and all(t not in ("numeric", "date") and w <= 4 for t, w in top) \
+        and any(k > 0 and 2 * num > k for k, _, num in stats) else 0.0
+
+
+def _emph_vs_below(row_emph: list[float]) -> list[float]:
+    """``emph_vs_below`` of each row from the rows' shares of emphasized cells."""
+    out = [0.0] * len(row_emph)
+    below = 0.0  # the sum of the rows below, from the last row up
+    for r in range(len(row_emph) - 2, -1, -1):
+        below += row_emph[r + 1]
+        out[r] = row_emph[r] - below / (len(row_emph) - 1 - r)
+    return out
 
 
 def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
@@ -469,10 +510,12 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     # cell's type differs from most of the body's, distinct texts, words, links
     differs = 0
     col_distinct, col_alpha, col_links = [], [], []
+    stats = []  # per column: cells of the body, distinct texts, numbers and dates
     links = v.links
     for col, top_cell in zip(v.cols, tops):
         body = [c for c in col if c.row > top_row and c.text]
         below = [types[c.index] for c in body]
+        stats.append((len(body), len({c.text for c in body}), below.count("numeric") + below.count("date")))
         if top_cell is not None and top_cell.text and below:
             counts: dict[str, int] = {}
             for t in below:
@@ -485,6 +528,10 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
         col_links.append(sum(1 for c in body if links[c.index]) / k)
     top_differs = differs / (len(v.cols) or 1)
     top_strong = row_emph[top_row] if row_emph else 0.0
+    key_col = _key_column(stats)
+    top_words = _top_words([(types[c.index], words[c.index]) for c in v.rows[top_row] if c.text] if v.rows else [],
+                           stats)
+    emph_below = _emph_vs_below(row_emph)
     first_alpha = next((i for i, a in enumerate(col_alpha) if a >= 0.5), -1)
     first_text = [False] * len(g.cells)  # the first cell with text of each row (by Cell.index)
     for row in v.rows:
@@ -586,6 +633,7 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             1.0 if m.images > 0 else 0.0, above_empty, below_empty,
             1.0 if same_head[i] else 0.0, row_same_head[r], col_th_body[col],
             rows_total - below, 1.0 if _NOTE.match(text) else 0.0, row_texts[r],
+            1.0 if col == key_col else 0.0, top_words, emph_below[r],
         ])
     return out
 
@@ -695,8 +743,10 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         bodies = [list(compress(ix, map(body_flags.__getitem__, ix))) for ix in col_groups]
     differs = 0
     col_distinct, col_alpha, col_links = [], [], []
+    stats = []  # per column: cells of the body, distinct texts, numbers and dates
     for body, top_cell in zip(bodies, tops):
         in_body = Counter(map(types.__getitem__, body))
+        stats.append((len(body), len(set(map(text_i.__getitem__, body))), in_body["numeric"] + in_body["date"]))
         if top_cell is not None and top_cell.text and body:
             differs += in_body.get(types[top_cell.index], 0) != max(in_body.values())
         k = len(body) or 1
@@ -705,6 +755,11 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         col_links.append(sum(map(links.__getitem__, body)) / k)
     top_differs = differs / (len(col_groups) or 1)
     top_strong = row_emph[top_row] if row_emph else 0.0
+    key_col = _key_column(stats)
+    words_d = [kk.count(" ") + 1 if kk else 0 for kk in key_d]
+    top_cells = (range(row_groups[top_row].start, row_groups[top_row].stop) if full else row_groups[top_row]) \
+        if row_groups else ()
+    top_words = _top_words([(types[i], words_d[text_i[i]]) for i in top_cells if has[i]], stats)
     first_alpha = next((j for j, a in enumerate(col_alpha) if a >= 0.5), -1)
     first_text = zeros(n)
     for ix in (range(s.start, s.stop) for s in row_groups) if full else row_groups:
@@ -825,7 +880,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         last_row, rowspan, colspan, full_width,
         by(row_merged, row_i), by(col_merged, col_i), breaks_col, array("d", thf), emphasis,
         *(by([1.0 if code == x else 0.0 for code in text_code], text_i) for x in range(4)),
-        by(map(len, distinct), text_i), by([kk.count(" ") + 1 if kk else 0 for kk in key_d], text_i), link,
+        by(map(len, distinct), text_i), by(words_d, text_i), link,
         (row_agree, row_i, type_i, k_types), (col_agree, col_i, type_i, k_types),
         by(row_th, row_i), by(col_th, col_i), by(row_empty, row_i), by(col_empty, col_i),
         array("d", above_th), array("d", left_th),
@@ -843,6 +898,8 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         image, array("d", above_empty), array("d", below_empty),
         sparse(same_head), by(row_same_head, row_i), by(col_th_body, col_i),
         rows_below, by([1.0 if _NOTE.match(t) else 0.0 for t in distinct], text_i), by(row_texts, row_i),
+        by([1.0 if j == key_col else 0.0 for j in range(cols_total)], col_i), top_words,
+        by(_emph_vs_below(row_emph), row_i),
     ]
 
 

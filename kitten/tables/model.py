@@ -181,7 +181,9 @@ def expand_columns(n: int, columns: Sequence) -> list[list[float]]:
 
 def model_from_dict(data: dict, expected_features: tuple[str, ...] | None = None) -> Model:
     features = tuple(data["features"])
-    if expected_features is not None and features != tuple(expected_features):
+    if expected_features is not None and tuple(expected_features)[:len(features)] != features:
+        # the code may add features after the model's (they are the last of each vector,
+        # which the model's trees never read): any other difference needs a new model
         raise ValueError("model features do not match the code's features: retrain with `kitten train tables`")
     classes = tuple(data["classes"])
     k = len(classes)
@@ -230,6 +232,8 @@ def load_model(path: str, expected_features: tuple[str, ...] | None = None,
     with open(Path(path), encoding="utf-8") as fh:
         data = json.load(fh)
     if data.get("kind") == "stacked":
-        expected2 = None if expected_features is None else tuple(expected_features) + tuple(context_features or ())
-        return Stacked(model_from_dict(data["stage1"], expected_features), model_from_dict(data["stage2"], expected2))
+        stage1 = model_from_dict(data["stage1"], expected_features)
+        # the second stage reads the first's features, then the context features
+        expected2 = None if expected_features is None else stage1.features + tuple(context_features or ())
+        return Stacked(stage1, model_from_dict(data["stage2"], expected2))
     return model_from_dict(data, expected_features)
