@@ -686,9 +686,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         ids[t] = i
     text_i = array("i", map(ids.__getitem__, text))
     distinct = list(ids)
-    type_of = dict(zip(text, types))
-    text_code = [_TYPE_CODE.get(type_of[t], 4) for t in distinct]
-    type_i = array("i", map(text_code.__getitem__, text_i))
+    type_i = array("i", map(_TYPE_CODE.__getitem__, types))
     key_d = [" ".join(t.lower().split()) if t else "" for t in distinct]
     key_ids: dict[str, int] = {}
     key_of_text = [key_ids.setdefault(k, len(key_ids)) for k in key_d]
@@ -879,7 +877,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         by([1.0 if j == 0 else 0.0 for j in range(cols_total)], col_i),
         last_row, rowspan, colspan, full_width,
         by(row_merged, row_i), by(col_merged, col_i), breaks_col, array("d", thf), emphasis,
-        *(by([1.0 if code == x else 0.0 for code in text_code], text_i) for x in range(4)),
+        *(by([1.0 if code == x else 0.0 for code in range(k_types)], type_i) for x in range(4)),
         by(map(len, distinct), text_i), by(words_d, text_i), link,
         (row_agree, row_i, type_i, k_types), (col_agree, col_i, type_i, k_types),
         by(row_th, row_i), by(col_th, col_i), by(row_empty, row_i), by(col_empty, col_i),
