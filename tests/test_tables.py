@@ -405,6 +405,25 @@ def test_the_c_forest_lays_out_any_node_order_and_rejects_a_cycle():
         _forest.pack(ints(1, -1), ints(5, -1), ints(0, 0), doubles(0.5, 0), doubles(0, 0, 1, 0), ints(0), 2)
 
 
+def test_a_text_of_ascii_digits_is_typed_as_the_patterns_type_it():
+    """``text_type`` types ASCII digits alone without the patterns: what _DATE and _NUMBER
+    say of them (a year 1500-2099 is a date, else a number; other digits, and more than 40,
+    go through the patterns)."""
+    from kitten.tables.features import _DATE, _NUMBER, text_type
+
+    def patterns(text: str) -> str:
+        if len(text) <= 40:
+            if _DATE.match(text):
+                return "date"
+            if _NUMBER.match(text):
+                return "numeric"
+        return "other"
+
+    texts = [str(i) for i in range(0, 30000, 7)] + [str(y) for y in range(1400, 2200)] + ["0" * k for k in range(1, 45)]
+    assert all(text_type(t) == patterns(t) for t in texts)
+    assert text_type("١٢٣") == patterns("١٢٣") and text_type("²") != "date"
+
+
 def test_header_typing_features_name_the_identifying_column_and_a_header_row_without_th():
     """``key_col``: the first column of distinct words left of a column of numbers (the
     names, not the towns, which repeat, nor the numbers); ``top_words``: a top row of short
