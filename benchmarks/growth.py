@@ -1,12 +1,16 @@
 """Does any step grow faster than the page? Times of whole extraction (and of each step)
 on generated pages of growing size, one process.
 
-    python benchmarks/growth.py [--only table,rowheads,flat,list,lists,attrs] [--format text|json] [--big]
+    python benchmarks/growth.py [--only table,rowheads,words,flat,list,lists,attrs] [--format text|json] [--big]
+                                [--process ROUNDS]
 
 Pages (generated, nothing read from disk):
 - ``table``: a data table of 50 columns (a header row, then numbers), 500 / 1,000 / 1,900
   rows (issue 19: 1,900 rows under 2 s, time linear in cells);
 - ``rowheads``: the same with a header cell naming each row (50 x 500 / 1,000 / 1,900);
+- ``words``: issue 39's page, a ``th`` header row and a ``th`` row header per row, the
+  other cells short values, numbers and words (50 x 500 / 1,000 / 1,900: 1,900 rows
+  under 2 s whole process, one core);
 - ``flat``: flat sibling ``div`` paragraphs, 2 / 4 / 8 MB (``--big``: and 30 MB, under 30 s);
 - ``list``: one flat list of link items, 5,000 / 10,000 / 20,000 items;
 - ``lists``: sibling lists of one link item each (each removal logged with the list's
@@ -18,12 +22,25 @@ with the garbage collector set as in a worker (``kitten.workers.GC_THRESHOLD``, 
 warm-up page loaded frozen), and the
 ratio of time per unit of size to the smallest size's (1.0 = linear; 2.0 at twice the
 size = quadratic). ``--format json`` also renders the JSON output (per-block locators).
+
+``--process ROUNDS``: also, for each page, the whole process as a user runs it, ``python
+-m kitten extract page.html`` of this checkout in a new process (start-up, models, the
+worker process, the output written), ROUNDS times: the median of its CPU seconds (user and
+system, with its worker's: what one core spends) and of its wall seconds (noisy on a
+shared machine).
 """
 from __future__ import annotations
 
 import argparse
 import gc
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from kitten.config import Config
 from kitten.page import Page
@@ -42,6 +59,19 @@ def row_header_table(rows: int) -> bytes:
     head = "<tr><th>Name</th>" + "".join(f"<th>Column {c}</th>" for c in range(49)) + "</tr>"
     body = "".join(f"<tr><th>Person number {r}</th>" + "".join(f"<td>{r * c}</td>" for c in range(49)) + "</tr>"
                    for r in range(rows))
+    return f"<html><body><table>{head}{body}</table></body></html>".encode()
+
+
+WORDS = ("red", "green", "blue", "yes", "no", "north", "south", "open", "closed", "high")
+
+
+def words_table(rows: int) -> bytes:
+    """Issue 39's page: a ``th`` header row, a ``th`` naming each row, and short values in
+    the other cells, a word in every third column and numbers in the others."""
+    head = "<tr><th>Name</th>" + "".join(f"<th>Column {c}</th>" for c in range(49)) + "</tr>"
+    body = "".join(f"<tr><th>Item {r}</th>" + "".join(
+        f"<td>{WORDS[(r + c) % len(WORDS)] if c % 3 == 0 else r * c}</td>" for c in range(49)) + "</tr>"
+        for r in range(rows))
     return f"<html><body><table>{head}{body}</table></body></html>".encode()
 
 
@@ -74,6 +104,7 @@ def attrs(n: int) -> bytes:
 KINDS = {
     "table": (table, (500, 1000, 1900), "rows"),
     "rowheads": (row_header_table, (500, 1000, 1900), "rows"),
+    "words": (words_table, (500, 1000, 1900), "rows"),
     "flat": (flat, (2, 4, 8), "MB"),
     "list": (link_list, (5000, 10000, 20000), "items"),
     "lists": (sibling_lists, (5000, 10000, 20000), "lists"),
@@ -93,11 +124,32 @@ def timed(data: bytes, config: Config, target: str) -> tuple[float, str]:
     return best, status
 
 
+def whole_process(data: bytes, target: str, rounds: int) -> tuple[float, float]:
+    """Median CPU seconds (user and system, the worker's included) and median wall seconds
+    of ``python -m kitten extract`` of this checkout on ``data``, in a new process each round."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    cpu, wall = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "page.html"
+        path.write_bytes(data)
+        for _ in range(rounds):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "kitten", "extract", "-q", "--format", target, str(path)],
+                           check=True, env=env, cwd=tmp, stdout=subprocess.DEVNULL)
+            wall.append(time.perf_counter() - t0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(cpu), statistics.median(wall)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default=",".join(KINDS))
     ap.add_argument("--format", default="text", choices=("text", "json"))
     ap.add_argument("--big", action="store_true", help="also the 30 MB flat page and 80,000 sibling lists")
+    ap.add_argument("--process", type=int, default=0, metavar="ROUNDS",
+                    help="also time each page in a new `kitten extract` process, ROUNDS times (median)")
     args = ap.parse_args(argv)
     gc.set_threshold(*GC_THRESHOLD)
     config = Config()
@@ -119,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{kind:6s} {size:>7,} {unit:10s} {len(data) / 1e6:7.1f} MB  {seconds:7.2f} s  "
                   f"time per {unit[:-1] if unit.endswith('s') else unit} x{per / first:4.2f} of the smallest  {status}",
                   flush=True)
+            if args.process:
+                cpu, wall = whole_process(data, args.format, args.process)
+                print(f"{'':6s} {'':>7s} {'':10s} {'':10s}  whole process: {cpu:5.2f} s CPU, {wall:5.2f} s wall "
+                      f"(median of {args.process})", flush=True)
     return 0
 
 

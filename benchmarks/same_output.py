@@ -5,8 +5,8 @@ same pages, in text, JSON and JSON with the gate.
     git worktree add /tmp/before HEAD~1 && (cd /tmp/before && python setup.py build_ext --inplace)
     python benchmarks/same_output.py --before /tmp/before [--per-corpus 200] [--wikipedia 150]
 
-Pages: ``benchmark_pages()`` (CLEANEVAL final and Dragnet) and the first pages of the
-shared Wikipedia table pages. Each checkout runs in its own subprocess (its ``kitten``
+Pages: ``benchmark_pages()`` (CLEANEVAL final and Dragnet, or the corpora of ``--sets``)
+and the first pages of the shared Wikipedia table pages. Each checkout runs in its own subprocess (its ``kitten``
 first on the path) and writes its outputs to a JSON file; the script prints how many
 outputs differ and the first lines of the first differences. Exit code 1 when any differs.
 
@@ -31,8 +31,8 @@ sys.path.insert(0, str(HERE))
 from _pages import DEFAULT_CORPORA, benchmark_pages  # noqa: E402
 
 
-def pages(corpora: Path, per_corpus: int, wikipedia: int) -> list[tuple[str, bytes]]:
-    out = benchmark_pages(corpora, per_corpus)
+def pages(corpora: Path, per_corpus: int, wikipedia: int, sets: str = "") -> list[tuple[str, bytes]]:
+    out = benchmark_pages(corpora, per_corpus, *((tuple(s for s in sets.split(",") if s),) if sets else ()))
     wiki = sorted((corpora / "wikipedia-tables").rglob("*.html"))[:wikipedia]
     return out + [(str(p), p.read_bytes()) for p in wiki]
 
@@ -45,7 +45,7 @@ def worker(args: argparse.Namespace) -> int:
     plain = Config()
     gated = dataclasses.replace(plain, boilerplate=dataclasses.replace(plain.boilerplate, method="crf"))
     outputs = {}
-    for i, (name, data) in enumerate(pages(args.corpora, args.per_corpus, args.wikipedia)):
+    for i, (name, data) in enumerate(pages(args.corpora, args.per_corpus, args.wikipedia, args.sets)):
         for target, config, tag in (("text", plain, "text"), ("json", plain, "json"), ("json", gated, "json+gate")):
             outputs[f"{name} {tag}"] = run_page(Page(data, name), config, target).output or ""
     Path(args.worker).write_text(json.dumps(outputs), encoding="utf-8")
@@ -55,7 +55,7 @@ def worker(args: argparse.Namespace) -> int:
 def run(checkout: Path, args: argparse.Namespace, out: Path) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     cmd = [sys.executable, __file__, "--worker", str(out), "--corpora", str(args.corpora),
-           "--per-corpus", str(args.per_corpus), "--wikipedia", str(args.wikipedia)]
+           "--per-corpus", str(args.per_corpus), "--wikipedia", str(args.wikipedia), "--sets", args.sets]
     subprocess.run(cmd, check=True, env=env, cwd=tempfile.gettempdir())
     return json.loads(out.read_text(encoding="utf-8"))
 
@@ -66,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
     ap.add_argument("--per-corpus", type=int, default=200)
     ap.add_argument("--wikipedia", type=int, default=150)
+    ap.add_argument("--sets", default="", help="corpora of the benchmark pages (comma-separated; default: "
+                                               "CLEANEVAL final and Dragnet), e.g. cleaneval-final,dragnet,modern,web2025")
     ap.add_argument("--added", default="", help="JSON keys this checkout adds, left out of the comparison (comma-separated)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

@@ -164,6 +164,24 @@ def test_a_header_ending_with_a_colon_does_not_double_it():
     assert [c.text for c in build_clauses(g, TablesConfig())] == ["Start: $100", "End: $90"]
 
 
+def test_a_big_table_gives_every_row_its_clause_with_its_headers():
+    """Issue 39's page (``benchmarks/growth.py``, ``words``): 1,900 rows of 50 columns, a
+    ``th`` header row and a ``th`` naming each row, numbers and words in the other cells.
+    Every row is a clause (a sentence), in order, each value bound to its column's header and to the
+    row's entity, the entity named by its column's header."""
+    words = ("red", "green", "blue", "yes", "no", "north", "south", "open", "closed", "high")
+
+    def value(r: int, c: int) -> str:
+        return words[(r + c) % len(words)] if c % 3 == 0 else str(r * c)
+
+    head = "<tr><th>Name</th>" + "".join(f"<th>Column {c}</th>" for c in range(49)) + "</tr>"
+    body = "".join(f"<tr><th>Item {r}</th>" + "".join(f"<td>{value(r, c)}</td>" for c in range(49)) + "</tr>"
+                   for r in range(1900))
+    lines = _lines(f"<html><body><table>{head}{body}</table></body></html>")
+    assert lines == [f"Name: Item {r} / " + " / ".join(f"Column {c} ; Item {r}: {value(r, c)}" for c in range(49)) + "."
+                     for r in range(1900)]
+
+
 def test_cells_no_clause_carries_are_kept():
     from kitten.tables.clauses import unused_cells
 
@@ -385,6 +403,137 @@ def test_the_c_forest_lays_out_any_node_order_and_rejects_a_cycle():
         _forest.pack(ints(0), ints(0), ints(0), doubles(0.5), doubles(1, 0), ints(0), 2)
     with pytest.raises(ValueError, match="outside"):
         _forest.pack(ints(1, -1), ints(5, -1), ints(0, 0), doubles(0.5, 0), doubles(0, 0, 1, 0), ints(0), 2)
+
+
+def test_a_text_of_ascii_digits_is_typed_as_the_patterns_type_it():
+    """``text_type`` types ASCII digits alone without the patterns: what _DATE and _NUMBER
+    say of them (a year 1500-2099 is a date, else a number; other digits, and more than 40,
+    go through the patterns)."""
+    from kitten.tables.features import _DATE, _NUMBER, text_type
+
+    def patterns(text: str) -> str:
+        if len(text) <= 40:
+            if _DATE.match(text):
+                return "date"
+            if _NUMBER.match(text):
+                return "numeric"
+        return "other"
+
+    texts = [str(i) for i in range(0, 30000, 7)] + [str(y) for y in range(1400, 2200)] + ["0" * k for k in range(1, 45)]
+    assert all(text_type(t) == patterns(t) for t in texts)
+    assert text_type("١٢٣") == patterns("١٢٣") and text_type("²") != "date"
+
+
+def test_header_typing_features_name_the_identifying_column_and_a_header_row_without_th():
+    """``key_col``: the first column of distinct words left of a column of numbers (the
+    names, not the towns, which repeat, nor the numbers); ``top_words``: a top row of short
+    words over numbers, th or not; ``emph_vs_below``: a bold row above plain rows."""
+    from kitten.tables.features import CELL_FEATURES, cell_features
+
+    html = ("<table><tr><td><b>Name</b></td><td><b>Town</b></td><td><b>Goals</b></td></tr>"
+            "<tr><td>Ann</td><td>Oslo</td><td>3</td></tr><tr><td>Bob</td><td>Oslo</td><td>5</td></tr>"
+            "<tr><td>Cy</td><td>Rome</td><td>1</td></tr></table>")
+    tb = leaf_tables(_doc(html))[0]
+    grid = fill_text(build_grid(tb.element), tb)
+    xs = cell_features(view(grid), tb.cell_breaks)
+    at = {name: CELL_FEATURES.index(name) for name in ("key_col", "top_words", "emph_vs_below")}
+    assert [xs[c.index][at["key_col"]] for c in grid.cells if c.row == 1] == [1.0, 0.0, 0.0]
+    assert {x[at["top_words"]] for x in xs} == {1.0}
+    assert [xs[c.index][at["emph_vs_below"]] for c in grid.cells if c.col == 0] == [1.0, 0.0, 0.0, 0.0]
+    words = html.replace("<td>3</td>", "<td>three</td>").replace("<td>5</td>", "<td>five</td>").replace(
+        "<td>1</td>", "<td>one</td>")
+    tb = leaf_tables(_doc(words))[0]
+    xs = cell_features(view(fill_text(build_grid(tb.element), tb)), tb.cell_breaks)
+    assert {x[at["key_col"]] for x in xs} == {x[at["top_words"]] for x in xs} == {0.0}  # no column of numbers
+
+
+def test_a_big_tables_features_by_column_are_the_cell_features():
+    """``cell_columns`` (a big table's features given feature by feature to the forest in
+    C) expanded by ``expand_columns`` is ``cell_features`` value for value, and
+    ``predict_columns`` (C, and its Python twin) is ``predict_many``, on the tables of
+    real pages and on made-up ones (spans, a ragged grid, markup, breaks, sections,
+    repeated headers, notes)."""
+    import dataclasses
+
+    from kitten.tables.features import cell_columns, cell_features
+    from kitten.tables.model import expand_columns
+
+    _, cell_model = models()
+    stage1 = getattr(cell_model, "stage1", cell_model)
+    python = dataclasses.replace(stage1, packed=None)
+    pages = [p.read_text(encoding="utf-8") for p in
+             (sorted((CORPORA / "wikipedia-tables").rglob("*.html"))[:15] if AVAILABLE else fixture_pages())]
+    pages.append("<table><thead><tr><th colspan=2>Title</th><th>x</th></tr></thead><tbody>"
+                 "<tr><td rowspan=2>a<br>b</td><td><b>bold</b></td><td>1</td></tr><tr><td>Title</td></tr>"
+                 "<tr><td>Key:</td><td><a href='/'>link</a><img src='i.png'></td><td>* note</td></tr>"
+                 "<tr><th>x</th><th>x</th><td style='font-weight:bold'>12 May 1990</td></tr></tbody>"
+                 "<tfoot><tr><td colspan=3>Source: us</td></tr></tfoot></table>")
+    pages.append("<table>" + "".join("<tr><th>Item</th>" + "<td>1</td>" * (r % 4) + "</tr>" for r in range(9))
+                 + "</table>")
+    tables = 0
+    for html in pages:
+        for tb in leaf_tables(_doc(html)):
+            v = view(fill_text(build_grid(tb.element, 2000, 100, 100), tb))
+            xs = cell_features(v, tb.cell_breaks)
+            if not xs:
+                continue
+            columns = cell_columns(v, tb.cell_breaks)
+            assert expand_columns(len(xs), columns) == [[float(x) for x in row] for row in xs]
+            assert python.predict_columns(len(xs), columns) == stage1.predict_many(xs)
+            if stage1.packed is not None:
+                assert stage1.predict_columns(len(xs), columns) == stage1.predict_many(xs)
+                assert stage1.label_columns(len(xs), columns) == [label for label, _ in stage1.predict_many(xs)]
+            tables += 1
+    assert tables > 20
+    if stage1.packed is None:
+        return
+    # vectors the trees disagree on (the classes settled early or after every tree), and
+    # errors: an index outside its values, an array of another type
+    import random
+    from array import array
+
+    rng = random.Random(5)
+    n = 3000
+    columns = [array("d", [rng.choice((0, 1, rng.random(), rng.uniform(-5, 60))) for _ in range(n)])
+               for _ in stage1.features]
+    columns[3] = (array("d", [0.0, 0.25, 1.0]), array("i", [rng.randrange(3) for _ in range(n)]))
+    columns[7] = 1
+    xs = expand_columns(n, columns)
+    expected = stage1.predict_many(xs)
+    assert stage1.predict_columns(n, columns) == expected
+    assert stage1.label_columns(n, columns) == [label for label, _ in expected]
+    assert len({label for label, _ in expected}) > 2 and min(p for _, p in expected) < 0.6
+    with pytest.raises(IndexError):
+        stage1.label_columns(n, columns[:3] + [(array("d", [0.0]), array("i", [1] * n))] + columns[4:])
+    with pytest.raises(TypeError):
+        stage1.label_columns(n, columns[:3] + [array("i", [0] * n)] + columns[4:])
+    with pytest.raises(ValueError, match="fewer"):
+        stage1.label_columns(n, columns[:3])
+
+
+def test_the_model_file_names_each_leafs_shares_once_and_reads_the_earlier_layout():
+    """``kitten train``'s files hold each distinct vector of class shares once (``shares``)
+    and each tree its leaves' indexes in it (``compact``); such a file and the earlier
+    layout (a ``value`` list per node) give the same numbers, in Python and in C; leaves
+    that do not match the shares are refused."""
+    from kitten.train.trees import compact
+
+    trees = [{"left": [2, -1, 3, -1, -1], "right": [1, -1, 4, -1, -1], "feature": [0, 0, 1, 0, 0],
+              "threshold": [0.5, -2.0, 0.3, -2.0, -2.0], "value": [[], [0, 1], [], [1, 0], [0.25, 0.75]]},
+             {"left": [1, -1, -1], "right": [2, -1, -1], "feature": [1, 0, 0], "threshold": [0.1, -2.0, -2.0],
+              "value": [[], [1, 0], [0, 1]]}]
+    earlier = {"kind": "forest", "features": ["a", "b"], "classes": ["x", "y"], "trees": trees, "seed": 1}
+    doc = compact(earlier)
+    assert doc["shares"] == [[0, 1], [1, 0], [0.25, 0.75]] and [t["leaves"] for t in doc["trees"]] == [[0, 1, 2], [1, 0]]
+    assert list(doc) == ["kind", "features", "classes", "shares", "trees", "seed"] and compact(earlier) == doc
+    old, new = model_from_dict(earlier), model_from_dict(json.loads(json.dumps(doc)))
+    xs = [[0, 0], [0, 1], [1, 0], [0.5, 0.3], [0.6, 0.31], [float("nan"), 0.0], [0.1, float("nan")]]
+    assert [new.python_proba(x) for x in xs] == [old.python_proba(x) for x in xs] == old.proba_many(xs) \
+        == new.proba_many(xs)
+    bad = json.loads(json.dumps(doc))
+    bad["trees"][1]["leaves"] = [1, 3]
+    with pytest.raises(ValueError, match="leaves"):
+        model_from_dict(bad)
 
 
 def test_the_c_cell_markup_counts_as_the_python_walk():

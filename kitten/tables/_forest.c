@@ -6,7 +6,13 @@
  *       the trees of a forest laid end to end, as typed arrays (array.array: "i" for
  *       left, right, feature and roots, "d" for threshold and values): node arrays
  *       (left == -1 at a leaf, child indexes absolute), the class shares of every node
- *       (n_classes each; zeros at inner nodes), the index of each tree's root. They
+ *       (n_classes each; zeros at inner nodes), the index of each tree's root.
+ *   pack(left, right, feature, threshold, shares, starts, n_classes, leaves) -> capsule
+ *       the same from the model file's layout (kitten/tables/model.py): the trees' node
+ *       arrays end to end, each tree's child indexes counted from its first node, whose
+ *       index is in ``starts`` (increasing; a tree's root is its first node);
+ *       ``shares`` the distinct class-share vectors (n_classes each) and ``leaves`` ("i")
+ *       the index in ``shares`` of each leaf's vector, the leaves in node order. They
  *       are copied as ``Node``s of 16 bytes, each tree in preorder (a left child next to
  *       its parent) and only the leaves' shares kept: a step down a tree reads one
  *       cache line, not four arrays; the same comparisons and the same sums.
@@ -17,6 +23,17 @@
  *       divided by the number of trees, as Model.proba does; one tree: its shares.
  *   predict(capsule, rows) -> [(class index, probability), ...]
  *       for each feature vector the first class of the highest probability of proba.
+ *   predict_columns(capsule, n, columns) -> [(class index, probability), ...]
+ *       predict of n feature vectors given by feature (a big table's cells: no list per
+ *       vector), ``columns`` holding for each feature, in the order of the vectors:
+ *       a number (the same in every vector), an array('d') of n values, (values, index)
+ *       (vector r's value is values[index[r]]: a value of the cell's row, column or
+ *       text), or (values, index, index2, stride) (values[index[r] * stride +
+ *       index2[r]]: of its row and text type); values are array('d'), indexes
+ *       array('i'). kitten/tables/model.py's expand_columns makes the same vectors.
+ *   predict_columns(capsule, n, columns, True) -> [class index, ...]
+ *       the class indexes alone, each vector's trees walked only until its class is
+ *       settled (forest_labels): the same classes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -69,9 +86,11 @@ static int doubles(PyObject *seq, Py_ssize_t n, double *out) {
 /* The forest of the node arrays (n nodes, child indexes absolute, t roots) laid out as
  * ``Node``s in ``f``: each tree from its root in preorder (depth first, left before
  * right), leaves' shares copied in the order the leaves are placed; -1 with an error set
- * when a node points outside the arrays or the trees hold more than n nodes (a cycle). */
+ * when a node points outside the arrays or the trees hold more than n nodes (a cycle).
+ * ``share_of``: the index of each node's class shares in ``values`` (NULL: the node's own). */
 static int lay_out(Forest *f, const int *left, const int *right, const int *feature,
-                   const double *threshold, const double *values, Py_ssize_t n, Py_ssize_t t) {
+                   const double *threshold, const double *values, const int *share_of, Py_ssize_t n,
+                   Py_ssize_t t) {
     Py_ssize_t k = f->n_classes, placed = 0, leaves = 0, top = 0, capacity = n;
     int max_feature = -1;
     /* nodes to place: (original index, placed node whose right child it is or -1) */
@@ -106,7 +125,8 @@ static int lay_out(Forest *f, const int *left, const int *right, const int *feat
             if (left[node] == -1) {
                 out->feature = -1;
                 out->next = (int)leaves;
-                memcpy(f->leaves + leaves * k, values + (Py_ssize_t)node * k, k * sizeof(double));
+                memcpy(f->leaves + leaves * k, values + (Py_ssize_t)(share_of ? share_of[node] : node) * k,
+                       k * sizeof(double));
                 leaves++;
                 placed++;
                 continue;
@@ -133,22 +153,64 @@ fail:
     return -1;
 }
 
+/* The model file's layout made absolute (see ``pack``): each tree's child indexes plus
+ * its start, and for each leaf the index of its vector among the ``n_shares`` of
+ * ``shares``, in ``share_of``; -1 with an error set when the arrays do not agree. */
+static int from_starts(int *left, int *right, const int *starts, Py_ssize_t n, Py_ssize_t t,
+                       const int *leaves, Py_ssize_t n_leaves, Py_ssize_t n_shares, int *share_of) {
+    Py_ssize_t leaf = 0;
+    for (Py_ssize_t i = 0; i < t; i++) {
+        Py_ssize_t base = starts[i], end = i + 1 < t ? starts[i + 1] : n;
+        if (base < 0 || base >= end || end > n || (i == 0 && base != 0)) {
+            PyErr_SetString(PyExc_ValueError, "a tree's start outside the forest");
+            return -1;
+        }
+        for (Py_ssize_t node = base; node < end; node++) {
+            share_of[node] = 0;
+            if (left[node] == -1) {
+                if (leaf >= n_leaves || leaves[leaf] < 0 || leaves[leaf] >= n_shares) {
+                    PyErr_SetString(PyExc_ValueError, "a leaf's class shares outside the model's");
+                    return -1;
+                }
+                share_of[node] = leaves[leaf++];
+                continue;
+            }
+            if (left[node] < 0 || right[node] < 0 || left[node] >= end - base || right[node] >= end - base) {
+                PyErr_SetString(PyExc_ValueError, "a node points outside the forest");
+                return -1;
+            }
+            left[node] += (int)base;
+            right[node] += (int)base;
+        }
+    }
+    if (leaf != n_leaves) {
+        PyErr_SetString(PyExc_ValueError, "a leaf's class shares outside the model's");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *pack(PyObject *self, PyObject *args) {
-    PyObject *left_seq, *right_seq, *feature_seq, *threshold_seq, *values_seq, *roots_seq;
+    PyObject *left_seq, *right_seq, *feature_seq, *threshold_seq, *values_seq, *roots_seq, *leaves_seq = NULL;
     Py_ssize_t n_classes;
-    if (!PyArg_ParseTuple(args, "OOOOOOn", &left_seq, &right_seq, &feature_seq, &threshold_seq, &values_seq,
-                          &roots_seq, &n_classes))
+    if (!PyArg_ParseTuple(args, "OOOOOOn|O", &left_seq, &right_seq, &feature_seq, &threshold_seq, &values_seq,
+                          &roots_seq, &n_classes, &leaves_seq))
         return NULL;
     Py_ssize_t n = PySequence_Size(left_seq), t = PySequence_Size(roots_seq);
-    if (n <= 0 || t <= 0 || n_classes <= 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an empty forest");
+    Py_ssize_t n_values = leaves_seq ? PySequence_Size(values_seq) : n * n_classes;
+    Py_ssize_t n_leaves = leaves_seq ? PySequence_Size(leaves_seq) : 0;
+    if (n < 0 || t < 0 || n_values < 0 || n_leaves < 0) return NULL;
+    if (n <= 0 || t <= 0 || n_classes <= 0 || (leaves_seq && (n_values <= 0 || n_values % n_classes))) {
+        PyErr_SetString(PyExc_ValueError, "an empty forest");
         return NULL;
     }
     int *left = malloc(n * sizeof(int)), *right = malloc(n * sizeof(int)), *feature = malloc(n * sizeof(int));
-    double *threshold = malloc(n * sizeof(double)), *values = malloc(n * n_classes * sizeof(double));
+    int *leaves = leaves_seq ? malloc((n_leaves + 1) * sizeof(int)) : NULL;
+    int *share_of = leaves_seq ? malloc(n * sizeof(int)) : NULL;
+    double *threshold = malloc(n * sizeof(double)), *values = malloc(n_values * sizeof(double));
     Forest *f = calloc(1, sizeof(Forest));
     PyObject *capsule = NULL;
-    if (!left || !right || !feature || !threshold || !values || !f) {
+    if (!left || !right || !feature || !threshold || !values || !f || (leaves_seq && (!leaves || !share_of))) {
         PyErr_NoMemory();
         goto done;
     }
@@ -161,12 +223,15 @@ static PyObject *pack(PyObject *self, PyObject *args) {
     }
     if (ints(left_seq, n, left) || ints(right_seq, n, right) || ints(feature_seq, n, feature)
             || ints(roots_seq, t, f->roots) || doubles(threshold_seq, n, threshold)
-            || doubles(values_seq, n * n_classes, values)
-            || lay_out(f, left, right, feature, threshold, values, n, t))
+            || doubles(values_seq, n_values, values)
+            || (leaves_seq && (ints(leaves_seq, n_leaves, leaves)
+                               || from_starts(left, right, f->roots, n, t, leaves, n_leaves,
+                                              n_values / n_classes, share_of)))
+            || lay_out(f, left, right, feature, threshold, values, share_of, n, t))
         goto done;
     capsule = PyCapsule_New(f, "kitten.forest", forest_free);
 done:
-    free(left); free(right); free(feature); free(threshold); free(values);
+    free(left); free(right); free(feature); free(threshold); free(values); free(leaves); free(share_of);
     if (!capsule && f) { free(f->nodes); free(f->roots); free(f->leaves); free(f); }
     return capsule;
 }
@@ -220,6 +285,53 @@ static void forest_proba(const Forest *f, const double *x, Py_ssize_t n, Py_ssiz
     }
     if (f->n_trees > 1)
         for (Py_ssize_t i = 0; i < n * k; i++) sums[i] = sums[i] / (double)f->n_trees;
+}
+
+/* The index of the first class of the highest probability of each of the ``n`` rows of
+ * ``x`` in ``labels``, as forest_proba then row_result with ``top`` give it, each row's
+ * trees walked only until its class is settled: once its highest sum so far exceeds every
+ * other by more than the trees left could add (each adds at most 1 to a class, 1e-9 for
+ * the roundings of the sums), no tree left can change which class is first. ``sums``:
+ * n_classes values per row. */
+static void forest_labels(const Forest *f, const double *x, Py_ssize_t n, Py_ssize_t stride, double *sums,
+                          int *labels) {
+    Py_ssize_t k = f->n_classes, open = n;
+    for (Py_ssize_t i = 0; i < n * k; i++) sums[i] = 0.0;
+    for (Py_ssize_t r = 0; r < n; r++) labels[r] = -1;  /* -1: not settled */
+    for (Py_ssize_t t = 0; t < f->n_trees && open; t++) {
+        const Node *nodes = f->nodes, *root = f->nodes + f->roots[t];
+        double left_over = (double)(f->n_trees - t - 1) + 1e-9;
+        int check = 2 * (t + 1) >= f->n_trees && t + 1 < f->n_trees;
+        for (Py_ssize_t r = 0; r < n; r++) {
+            if (labels[r] >= 0) continue;
+            const double *xr = x + r * stride;
+            const Node *node = root;
+            while (node->feature >= 0)
+                node = xr[node->feature] <= node->threshold ? node + 1 : nodes + node->next;
+            const double *v = f->leaves + (Py_ssize_t)node->next * k;
+            double *s = sums + r * k;
+            for (Py_ssize_t c = 0; c < k; c++) s[c] += v[c];
+            if (check) {
+                Py_ssize_t best = 0;
+                for (Py_ssize_t c = 1; c < k; c++)
+                    if (s[c] > s[best]) best = c;
+                double second = -1.0;
+                for (Py_ssize_t c = 0; c < k; c++)
+                    if (c != best && s[c] > second) second = s[c];
+                if (s[best] - second > left_over) { labels[r] = (int)best; open--; }
+            }
+        }
+    }
+    for (Py_ssize_t r = 0; r < n; r++) {
+        if (labels[r] >= 0) continue;
+        double *s = sums + r * k;
+        if (f->n_trees > 1)
+            for (Py_ssize_t c = 0; c < k; c++) s[c] = s[c] / (double)f->n_trees;
+        Py_ssize_t best = 0;
+        for (Py_ssize_t c = 1; c < k; c++)
+            if (s[c] > s[best]) best = c;
+        labels[r] = (int)best;
+    }
 }
 
 /* The result of one row from its probabilities ``s``: the list of them, or with ``top``
@@ -277,6 +389,136 @@ fail:
     return NULL;
 }
 
+/* One feature of predict_columns: how vector r's value is read. */
+typedef struct {
+    int kind;  /* 0: constant; 1: values[r]; 2: values[index[r]]; 3: values[index[r] * stride + index2[r]] */
+    double constant;
+    const double *values;
+    const int *index, *index2;
+    Py_ssize_t n_values, stride;
+} Column;
+
+/* A typed array's buffer of ``format`` items (the view to release); -1 on error. */
+static int typed(PyObject *o, Py_buffer *view, const char *format, Py_ssize_t size, int *held) {
+    if (PyObject_GetBuffer(o, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    (*held)++;
+    if (view->itemsize != size || !view->format || strcmp(view->format, format) != 0) {
+        PyErr_Format(PyExc_TypeError, "a feature column's arrays must be array('d') values and array('i') indexes");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *predict_columns(PyObject *self, PyObject *args) {
+    PyObject *capsule, *columns;
+    Py_ssize_t n_rows;
+    int labels_only = 0;
+    if (!PyArg_ParseTuple(args, "OnO|p", &capsule, &n_rows, &columns, &labels_only)) return NULL;
+    Forest *f = PyCapsule_GetPointer(capsule, "kitten.forest");
+    if (!f) return NULL;
+    if (n_rows < 0) { PyErr_SetString(PyExc_ValueError, "a negative number of vectors"); return NULL; }
+    PyObject *cols_fast = PySequence_Fast(columns, "a sequence of feature columns");
+    if (!cols_fast) return NULL;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(cols_fast), k = f->n_classes;
+    Py_ssize_t stride = f->n_features > 0 ? f->n_features : 1;
+    PyObject *out = NULL;
+    Column *cols = calloc(m + 1, sizeof(Column));
+    Py_buffer *views = calloc(3 * m + 1, sizeof(Py_buffer));
+    int held = 0;
+    double *x = malloc(BLOCK * stride * sizeof(double)), *sums = malloc(BLOCK * k * sizeof(double));
+    int labels[BLOCK];
+    if (!cols || !views || !x || !sums) { PyErr_NoMemory(); goto done; }
+    if (m < f->n_features) {
+        PyErr_SetString(PyExc_ValueError, "fewer feature columns than the model's features");
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(cols_fast, j);
+        Column *c = cols + j;
+        if (PyFloat_Check(o) || PyLong_Check(o)) {
+            c->kind = 0;
+            c->constant = PyFloat_AsDouble(o);
+            if (c->constant == -1.0 && PyErr_Occurred()) goto done;
+        } else if (PyTuple_Check(o) && (PyTuple_GET_SIZE(o) == 2 || PyTuple_GET_SIZE(o) == 4)) {
+            Py_buffer *v = views + held, *ix = v + 1, *ix2 = v + 2;
+            if (typed(PyTuple_GET_ITEM(o, 0), v, "d", sizeof(double), &held)
+                    || typed(PyTuple_GET_ITEM(o, 1), ix, "i", sizeof(int), &held))
+                goto done;
+            c->values = v->buf; c->n_values = v->len / (Py_ssize_t)sizeof(double); c->index = ix->buf;
+            c->kind = 2;
+            if (ix->len != n_rows * (Py_ssize_t)sizeof(int)) {
+                PyErr_SetString(PyExc_ValueError, "a feature column's index is not one per vector");
+                goto done;
+            }
+            if (PyTuple_GET_SIZE(o) == 4) {
+                if (typed(PyTuple_GET_ITEM(o, 2), ix2, "i", sizeof(int), &held)) goto done;
+                c->index2 = ix2->buf;
+                c->stride = PyLong_AsSsize_t(PyTuple_GET_ITEM(o, 3));
+                if (c->stride == -1 && PyErr_Occurred()) goto done;
+                c->kind = 3;
+                if (ix2->len != n_rows * (Py_ssize_t)sizeof(int)) {
+                    PyErr_SetString(PyExc_ValueError, "a feature column's index is not one per vector");
+                    goto done;
+                }
+            }
+        } else {
+            Py_buffer *v = views + held;
+            if (typed(o, v, "d", sizeof(double), &held)) goto done;
+            c->values = v->buf; c->n_values = v->len / (Py_ssize_t)sizeof(double);
+            c->kind = 1;
+            if (c->n_values != n_rows) {
+                PyErr_SetString(PyExc_ValueError, "a feature column is not one value per vector");
+                goto done;
+            }
+        }
+    }
+    out = PyList_New(n_rows);
+    if (!out) goto done;
+    for (Py_ssize_t start = 0; start < n_rows; start += BLOCK) {
+        Py_ssize_t n = n_rows - start < BLOCK ? n_rows - start : BLOCK;
+        for (Py_ssize_t j = 0; j < f->n_features; j++) {
+            const Column *c = cols + j;
+            for (Py_ssize_t r = 0; r < n; r++) {
+                Py_ssize_t at = start + r, i;
+                double value;
+                switch (c->kind) {
+                case 0: value = c->constant; break;
+                case 1: value = c->values[at]; break;
+                default:
+                    i = c->kind == 2 ? c->index[at] : (Py_ssize_t)c->index[at] * c->stride + c->index2[at];
+                    if (i < 0 || i >= c->n_values) {
+                        PyErr_SetString(PyExc_IndexError, "a feature column's index outside its values");
+                        Py_CLEAR(out);
+                        goto done;
+                    }
+                    value = c->values[i];
+                }
+                x[r * stride + j] = value;
+            }
+        }
+        if (labels_only) {
+            forest_labels(f, x, n, stride, sums, labels);
+            for (Py_ssize_t r = 0; r < n; r++) {
+                PyObject *p = PyLong_FromLong(labels[r]);
+                if (!p) { Py_CLEAR(out); goto done; }
+                PyList_SET_ITEM(out, start + r, p);
+            }
+            continue;
+        }
+        forest_proba(f, x, n, stride, sums);
+        for (Py_ssize_t r = 0; r < n; r++) {
+            PyObject *p = row_result(sums + r * k, k, 1);
+            if (!p) { Py_CLEAR(out); goto done; }
+            PyList_SET_ITEM(out, start + r, p);
+        }
+    }
+done:
+    for (int h = 0; h < held; h++) PyBuffer_Release(views + h);
+    free(cols); free(views); free(x); free(sums);
+    Py_DECREF(cols_fast);
+    return out;
+}
+
 static PyObject *proba(PyObject *self, PyObject *args) { return evaluate(args, 0); }
 
 static PyObject *predict(PyObject *self, PyObject *args) { return evaluate(args, 1); }
@@ -285,6 +527,7 @@ static PyMethodDef methods[] = {
     {"pack", pack, METH_VARARGS, "Lay a forest's trees out for proba()."},
     {"proba", proba, METH_VARARGS, "Class probabilities of each feature vector."},
     {"predict", predict, METH_VARARGS, "(class index, probability) of each feature vector."},
+    {"predict_columns", predict_columns, METH_VARARGS, "predict of feature vectors given by feature."},
     {NULL, NULL, 0, NULL},
 };
 

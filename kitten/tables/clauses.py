@@ -28,6 +28,7 @@ Separators are settings (``[tables]``): ``thema_separator`` " ;; ",
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from kitten.config import TablesConfig
@@ -82,15 +83,17 @@ def header_rows(grid: Grid) -> list[bool]:
     first_header = [grid.n_cols] * n  # leftmost column of a header with text covering the row
     texts = [0] * n  # cells with text covering the row
     for c in grid.cells:
-        if c.type == "header" and c.text:
-            has_header[c.row] = True
-        for r in range(c.row, c.row + c.rowspan):
-            if c.text:
-                texts[r] += 1
-                if c.type == "data":
-                    has_data[r] = True
-                elif c.type == "header":
-                    first_header[r] = min(first_header[r], c.col)
+        if not c.text:
+            continue
+        kind, row = c.type, c.row
+        if kind == "header":
+            has_header[row] = True
+        for r in range(row, row + c.rowspan) if c.rowspan > 1 else (row,):
+            texts[r] += 1
+            if kind == "data":
+                has_data[r] = True
+            elif kind == "header" and c.col < first_header[r]:
+                first_header[r] = c.col
     # the first row of headers or data (a thema title row above does not count) names the
     # columns: no column header above it to bind values to, so never a row of values
     first = next((r for r in range(n) if has_header[r] or has_data[r]), n)
@@ -107,9 +110,9 @@ def section_rows(grid: Grid, is_header_row: list[bool]) -> dict[int, str]:
     header with text alone in its row (not the first row), below a row that is not a
     header row, above one, or spanning every column ("01: Ain" between the column
     headers and the airports of that department)."""
-    texts: dict[int, list] = {}
+    texts: dict[int, list] = {}  # the cells with a letter or digit starting in each header row
     for c in grid.cells:
-        if _has_alnum(c.text):
+        if is_header_row[c.row] and _has_alnum(c.text):
             texts.setdefault(c.row, []).append(c)
     out: dict[int, str] = {}
     is_header_row = list(is_header_row)  # a section found is no header row for the next one
@@ -192,15 +195,19 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         if r in sections:
             group = sections[r]
             continue
+        data, headers = [], []  # the row's data and header cells with text, left to right
         for c in row:
-            if c.row == r and c.text and c.type == "finalImportant":
+            kind = c.type
+            if kind == "data":
+                if c.text:
+                    data.append(c)
+            elif kind == "header":
+                if c.text:
+                    headers.append(c)
+            elif kind == "finalImportant" and c.row == r and c.text:
                 out.append(Clause(r, c.text, "note"))
-        if is_header_row[r]:
+        if is_header_row[r] or not data:
             continue
-        data = [c for c in row if c.type == "data" and c.text]
-        if not data:
-            continue
-        headers = [h for h in row if h.type == "header" and h.text]
         parts = []
         for h in headers:  # the entity with the name of its column ("Name: Anna Meares (AUS)")
             corner = headers_over(runs[h.row], h.col, h.colspan)
@@ -208,14 +215,22 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
                 parts.append(f"{corner}{value_sep}{h.text}")
         run = runs[r]
         in_run = known.setdefault((run.start, run.stop), {})
+        # the row headers bound to a value are those left of it, else those right of it (a
+        # rank before the name): the same for every value with as many headers left of it
+        # (or, with none, right of it), joined once per row and count, not once per value
+        header_cols = sorted(h.col for h in headers)
+        row_headers: dict[int, str] = {}
         for d in data:
             column = in_run.get((d.col, d.colspan))
             if column is None:
                 column = headers_over(run, d.col, d.colspan)
             if headers:
-                # the row headers left of the value, else those right of it (a rank before the name)
-                bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
-                row_header = _join([_label(h.text) for h in bound], level_sep)
+                left = bisect_left(header_cols, d.col)
+                count = left if left else -1 - (len(header_cols) - bisect_right(header_cols, d.col))
+                row_header = row_headers.get(count)
+                if row_header is None:
+                    bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
+                    row_header = row_headers[count] = _join([_label(h.text) for h in bound], level_sep)
                 label = column + header_sep + row_header if column and row_header else column or row_header
             else:
                 label = column

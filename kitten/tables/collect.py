@@ -79,12 +79,23 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
     leaf: dict[int, bool] = {}
     order: list[TableBlocks] = []
     tables_above: dict[int, Any] = {}
+    tables: dict[int, Any] = {}  # the table of each group element (its own when it is one), None when none
     for i, block in enumerate(doc.blocks):
-        if block.group is None:
+        group = block.group
+        if group is None:
             continue
-        table, cell, caption = _owner(block.source, block.group, tables_above)
+        gid = id(group)
+        table = tables.get(gid, False)  # a group's table looked for once, not once per block
+        if table is False:
+            table = tables[gid] = group if group.tag == TABLE else _table_above(group)
         if table is None:
             continue
+        source = block.source
+        tag = source.tag
+        if tag == _TD or tag == _TH:  # most blocks of a table: a cell's own text
+            cell, caption = source, False
+        else:
+            cell, caption = _cell(source, table)
         key = id(table)
         is_leaf = leaf.get(key)
         if is_leaf is None:
@@ -103,14 +114,36 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
             tb = found[key] = TableBlocks(table, i, i, len(order), embedded)
             order.append(tb)
         tb.last = i
-        text, breaks = _block_text(block)
+        inlines = block.inlines
+        if len(inlines) == 1 and inlines[0] is not BR:  # most blocks: one run of text, no break
+            text, breaks = " ".join(inlines[0].split()), 0
+        else:
+            text, breaks = _block_text(block)
         if caption:
             tb.caption = f"{tb.caption} {text}".strip()
         elif cell is not None:
-            old = tb.cell_text.get(cell)
-            tb.cell_text[cell] = f"{old} {text}" if old else text
-            tb.cell_breaks[cell] = tb.cell_breaks.get(cell, 0) + breaks + (1 if old else 0)
+            cell_text = tb.cell_text
+            old = cell_text.get(cell)
+            if old:
+                cell_text[cell] = f"{old} {text}"
+                tb.cell_breaks[cell] += breaks + 1
+            else:
+                cell_text[cell] = text
+                tb.cell_breaks[cell] = tb.cell_breaks.get(cell, 0) + breaks
     return order
+
+
+def _cell(el, table) -> tuple[Any, bool]:
+    """(nearest cell of ``table`` above ``el`` or ``el`` itself, is caption): ``_owner``
+    once the table is known."""
+    while el is not None and el is not table:  # a few steps up to the table
+        tag = el.tag
+        if tag == _TD or tag == _TH:
+            return el, False
+        if tag == _CAPTION:
+            return None, True
+        el = el.getparent()
+    return None, False
 
 
 def fill_text(grid: Grid, tb: TableBlocks) -> Grid:

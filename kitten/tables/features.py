@@ -96,12 +96,25 @@ Cell features:
 ``note_mark``               the text opens as a note: a footnote mark (``*``, ``†``, ``a)``,
                             ``[1]``) or the word of a source, note, key or legend
 ``row_texts``               cells with text in the cell's row (a legend is one cell)
+``key_col``                 the cell's column is the table's identifying column: the first
+                            column whose body (cells with text below the top row, two or more)
+                            holds distinct texts none of which is a number or a date, with a
+                            column right of it whose body is mostly numbers or dates
+``top_words``               the table's top row has two cells with text or more, each of at
+                            most four words and none a number or a date, and some column's body
+                            is mostly numbers or dates (a header row, th or not)
+``emph_vs_below``           the share of emphasized (or ``th``) cells of the cell's row minus
+                            its mean over the rows below (0 in the last row)
 =========================  ==================================================================
 """
 from __future__ import annotations
 
 import math
 import re
+from array import array
+from collections import Counter
+from itertools import compress, repeat
+from operator import attrgetter, sub
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -139,6 +152,9 @@ def text_type(text: str) -> str:
     but spaces are letters) or ``other``."""
     if not text:
         return "empty"
+    if text.isdigit() and text.isascii() and len(text) <= 40:  # what _DATE and _NUMBER say of digits alone
+        return "date" if len(text) == 4 and (text[:2] == "20" or text[0] == "1" and text[1] in "56789") \
+            else "numeric"
     if len(text) <= 40:
         if _DATE.match(text):
             return "date"
@@ -247,7 +263,7 @@ def _mean_sd(values: list[float]) -> tuple[float, float]:
     if not values:
         return 0.0, 0.0
     mean = sum(values) / len(values)
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    return mean, math.sqrt(sum(map(pow, map(sub, values, repeat(mean)), repeat(2))) / len(values))
 
 
 def _consistency_len(groups: list[list[int]]) -> float:
@@ -258,7 +274,7 @@ def _consistency_len(groups: list[list[int]]) -> float:
         mean = sum(lengths) / len(lengths)
         if mean == 0:
             continue
-        dev = sum(abs(x - mean) for x in lengths) / len(lengths)
+        dev = sum(map(abs, map(sub, lengths, repeat(mean)))) / len(lengths)
         scores.append(max(0.0, 1.0 - dev / mean))
     return sum(scores) / len(scores) if scores else 0.0
 
@@ -266,13 +282,11 @@ def _consistency_len(groups: list[list[int]]) -> float:
 def _consistency_type(groups: list[list[str]]) -> float:
     scores = []
     for types in groups:
-        types = [t for t in types if t != "empty"]
-        if len(types) < 2:
+        counts = Counter(types)
+        k = len(types) - counts.pop("empty", 0)
+        if k < 2:
             continue
-        counts: dict[str, int] = {}
-        for t in types:
-            counts[t] = counts.get(t, 0) + 1
-        scores.append(max(counts.values()) / len(types))
+        scores.append(max(counts.values()) / k)
     return sum(scores) / len(scores) if scores else 0.0
 
 
@@ -286,6 +300,8 @@ class TableView:
     rows: list[list[Cell]]  # distinct cells covering each row
     cols: list[list[Cell]]  # distinct cells covering each column
     links: list[bool]  # each cell is a link cell (``is_link_cell``; by ``Cell.index``)
+    plain: Markup | None = None  # the Markup of zeros the plain cells share
+    groups: tuple | None = None  # ``rows`` and ``cols`` as groups of cell indexes (``_groups``)
 
 
 def view(grid: Grid) -> TableView:
@@ -295,10 +311,35 @@ def view(grid: Grid) -> TableView:
     types = _text_types([c.text for c in grid.cells])
     plain = Markup()
     marks = [markup(c) if len(c.element) or c.element.get("style") is not None else plain for c in grid.cells]
-    rows = [grid.row_cells(r) for r in range(grid.n_rows)]
-    cols = [grid.col_cells(c) for c in range(grid.n_cols)]
+    if grid.full:  # each row (column) of slots is its cells
+        rows = [list(row) for row in grid.slots]
+        cols = [list(col) for col in zip(*grid.slots)]
+    else:
+        rows = [grid.row_cells(r) for r in range(grid.n_rows)]
+        cols = [grid.col_cells(c) for c in range(grid.n_cols)]
     links = [m is not plain and is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
-    return TableView(grid, types, marks, rows, cols, links)
+    return TableView(grid, types, marks, rows, cols, links, plain)
+
+
+def _groups(v: TableView) -> tuple[list, list]:
+    """The rows and the columns of ``v`` as groups of cell indexes, made once per table: in
+    a full grid (``Grid.full``: cell ``r * n_cols + c``) slices, else lists of indexes.
+    :func:`_pick` reads a per-cell list over a group (a column's values from per-cell
+    lists of numbers or strings, not from Cell objects scattered over memory)."""
+    if v.groups is None:
+        g = v.grid
+        if g.full and g.cells:
+            n, cols = len(g.cells), g.n_cols
+            v.groups = ([slice(r * cols, (r + 1) * cols) for r in range(g.n_rows)],
+                        [slice(c, n, cols) for c in range(cols)])
+        else:
+            v.groups = ([list(map(_INDEX, row)) for row in v.rows], [list(map(_INDEX, col)) for col in v.cols])
+    return v.groups
+
+
+def _pick(values: list, group) -> list:
+    """The items of the per-cell list ``values`` of the cells of a group of ``_groups``."""
+    return values[group] if type(group) is slice else list(map(values.__getitem__, group))
 
 
 def _text_types(texts: list[str]) -> list[str]:
@@ -326,36 +367,35 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     g = v.grid
     cells = g.cells
     n = len(cells) or 1
-    texts = [c.text for c in cells]
-    filled = [c for c in cells if c.text]
+    texts = list(map(_TEXT, cells))
+    lengths = list(map(len, texts))
+    filled = [t for t in texts if t]
     nf = len(filled) or 1
-    per_row = [sum(1 for c in row if c.row == r) for r, row in enumerate(v.rows)]
+    # the cells starting in each row (a cell whose slots another span splits counted each time)
+    per_row = [g.n_cols] * g.n_rows if g.full else [sum(1 for c in row if c.row == r) for r, row in enumerate(v.rows)]
     per_col = [len(col) for col in v.cols]
-    lengths = [len(t) for t in texts]
-    words = [len(c.text.split()) for c in filled]
-    marks = v.marks
+    words = list(map(len, map(str.split, filled)))
     types = v.types
-    # the cells counted in one pass: links, numbers and dates, words and long texts among
-    # those with text; form controls, images, tags, th and spanning cells among all
-    links = forms = images = alpha = digit = tags = th = spans = long = 0
-    thead = False
-    for c in cells:
-        i = c.index
-        m = marks[i]
-        forms += 1 if m.forms else 0
-        images += 1 if m.images else 0
-        tags += m.tags + 1
-        th += c.tag == "th"
-        spans += c.rowspan > 1 or c.colspan > 1
-        thead = thead or c.section == "thead"
-        if c.text:
-            links += 1 if v.links[i] else 0
-            t = types[i]
-            alpha += t == "alpha"
-            digit += t in ("numeric", "date")
-            long += len(c.text) > 80
-    empty_rows = sum(1 for row in v.rows if any(not c.text for c in row)) / (g.n_rows or 1)
-    empty_cols = sum(1 for col in v.cols if any(not c.text for c in col)) / (g.n_cols or 1)
+    # counted over the cells with markup of their own (the plain ones have none): form
+    # controls, images, tags (one per cell besides); the text types (an empty text's is
+    # "empty"), th, spanning cells and links (a link cell has text) over all
+    marked = [m for m in v.marks if m is not v.plain]
+    forms = sum(1 for m in marked if m.forms)
+    images = sum(1 for m in marked if m.images)
+    tags = len(cells) + sum(m.tags for m in marked)
+    in_types = Counter(types)
+    alpha, digit = in_types["alpha"], in_types["numeric"] + in_types["date"]
+    th = list(map(_TAG, cells)).count("th")
+    spans = g.spanning
+    thead = "thead" in map(_SECTION_OF, cells)
+    links = sum(v.links)
+    long = sum(1 for x in lengths if x > 80)
+    row_groups, col_groups = _groups(v)
+    row_lengths = [_pick(lengths, x) for x in row_groups]
+    col_lengths = [_pick(lengths, x) for x in col_groups]
+    empty_rows = sum(1 for x in row_lengths if 0 in x) / (g.n_rows or 1)  # an empty text: length 0
+    empty_cols = sum(1 for x in col_lengths if 0 in x) / (g.n_cols or 1)
+    marks = v.marks
     first = v.rows[0] if v.rows else []
     first_th = sum(1 for c in first if c.tag == "th" or (c.text and marks[c.index].emphasis_chars >= 0.8 * len(c.text)))
     rm, rs = _mean_sd(per_row)
@@ -364,10 +404,10 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     return [
         g.n_rows, g.n_cols, rm, rs, cm, cs, lm, ls,
         links / nf, forms / n, images / n, alpha / nf, digit / nf, 1 - len(filled) / n,
-        _consistency_len([[len(c.text) for c in row] for row in v.rows]),
-        _consistency_len([[len(c.text) for c in col] for col in v.cols]),
-        _consistency_type([[types[c.index] for c in row] for row in v.rows]),
-        _consistency_type([[types[c.index] for c in col] for col in v.cols]),
+        _consistency_len(row_lengths),
+        _consistency_len(col_lengths),
+        _consistency_type([_pick(types, x) for x in row_groups]),
+        _consistency_type([_pick(types, x) for x in col_groups]),
         sum(1 for w in words if w <= 4) / nf, sum(words) / nf,
         empty_rows, empty_cols, float(forms > 0), float(bool(g.caption)), math.log2(tags + 1),
         float(embedded), th / n, float(thead), spans / n, first_th / (len(first) or 1), long / nf,
@@ -399,8 +439,40 @@ CELL_FEATURES = (
     # material at the bottom of the table (finalImportant): rows of the grid below the cell,
     # the text opens as a note, a source, a key or a footnote mark, cells with text in its row
     "rows_below", "note_mark", "row_texts",
+    # header typing (issue 39): the row's identifying column written in td (the first
+    # column whose body texts are all distinct words, left of a column of numbers), a top
+    # row of short words over columns of numbers (a header row without th), and how much
+    # more emphasized the row is than the rows below it (a row styled unlike the rest)
+    "key_col", "top_words", "emph_vs_below",
 )
 _SECTION = {"tbody": 0.0, "thead": 1.0, "tfoot": 2.0}
+
+
+def _key_column(stats: list[tuple[int, int, int]]) -> int:
+    """The identifying column (``key_col``) from each column's body: (cells with text, distinct
+    texts, numbers and dates); -1 when none."""
+    numeric = [k > 0 and 2 * num > k for k, _, num in stats]
+    for j, (k, distinct, num) in enumerate(stats):
+        if k >= 2 and distinct == k and num == 0 and any(numeric[j + 1:]):
+            return j
+    return -1
+
+
+def _top_words(top: list[tuple[str, int]], stats: list[tuple[int, int, int]]) -> float:
+    """``top_words`` from the top row's cells with text, (text type, words) each, and the
+    columns' body counts of :func:`_key_column`."""
+    return 1.0 if len(top) >= 2 and all(t not in ("numeric", "date") and w <= 4 for t, w in top) \
+        and any(k > 0 and 2 * num > k for k, _, num in stats) else 0.0
+
+
+def _emph_vs_below(row_emph: list[float]) -> list[float]:
+    """``emph_vs_below`` of each row from the rows' shares of emphasized cells."""
+    out = [0.0] * len(row_emph)
+    below = 0.0  # the sum of the rows below, from the last row up
+    for r in range(len(row_emph) - 2, -1, -1):
+        below += row_emph[r + 1]
+        out[r] = row_emph[r] - below / (len(row_emph) - 1 - r)
+    return out
 
 
 def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
@@ -438,10 +510,12 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     # cell's type differs from most of the body's, distinct texts, words, links
     differs = 0
     col_distinct, col_alpha, col_links = [], [], []
+    stats = []  # per column: cells of the body, distinct texts, numbers and dates
     links = v.links
     for col, top_cell in zip(v.cols, tops):
         body = [c for c in col if c.row > top_row and c.text]
         below = [types[c.index] for c in body]
+        stats.append((len(body), len({c.text for c in body}), below.count("numeric") + below.count("date")))
         if top_cell is not None and top_cell.text and below:
             counts: dict[str, int] = {}
             for t in below:
@@ -454,6 +528,10 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
         col_links.append(sum(1 for c in body if links[c.index]) / k)
     top_differs = differs / (len(v.cols) or 1)
     top_strong = row_emph[top_row] if row_emph else 0.0
+    key_col = _key_column(stats)
+    top_words = _top_words([(types[c.index], words[c.index]) for c in v.rows[top_row] if c.text] if v.rows else [],
+                           stats)
+    emph_below = _emph_vs_below(row_emph)
     first_alpha = next((i for i, a in enumerate(col_alpha) if a >= 0.5), -1)
     first_text = [False] * len(g.cells)  # the first cell with text of each row (by Cell.index)
     for row in v.rows:
@@ -555,8 +633,276 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             1.0 if m.images > 0 else 0.0, above_empty, below_empty,
             1.0 if same_head[i] else 0.0, row_same_head[r], col_th_body[col],
             rows_total - below, 1.0 if _NOTE.match(text) else 0.0, row_texts[r],
+            1.0 if col == key_col else 0.0, top_words, emph_below[r],
         ])
     return out
+
+
+#: the text types in the order of the codes of :func:`cell_columns`' lookups
+_TYPES = ("numeric", "date", "alpha", "empty", "other")
+_TYPE_CODE = {t: i for i, t in enumerate(_TYPES)}
+#: tables of at least this many cells have their cells typed from :func:`cell_columns`
+#: (when the C forest is built); smaller ones from :func:`cell_features`, cheaper there
+BIG_TABLE = 2000
+
+
+def cell_columns(v: TableView, breaks: dict) -> list:
+    """:func:`cell_features` given feature by feature, for a big table (what
+    ``Model.predict_columns`` reads in C, ``kitten/tables/_forest.c``; expanded by
+    ``model.expand_columns`` it is the same vectors, number for number, as
+    ``tests/test_tables.py`` and ``benchmarks/same_table_features.py --columns`` check).
+    Each feature is a number (the same for every cell), an ``array("d")`` of a value per
+    cell, or a value of the cell's row, column, text or row and text type looked up by an
+    index per cell: a value of a row is computed once per row, not once per cell, and a
+    text's length, words and type once per distinct text. Per cell only a few lists are
+    made, with C loops (``map``, slices) where they can: in a full grid (no span, no
+    hole: ``Grid.full``) a row or column is a slice of the cells' lists and the
+    neighbours are the lists shifted; what most cells lack (markup, breaks, a repeated
+    header) is set where it is."""
+    g = v.grid
+    cells = g.cells
+    n = len(cells)
+    types, marks, links, plain = v.types, v.marks, v.links, v.plain
+    slots, rows_total, cols_total = g.slots, g.n_rows, g.n_cols
+    n_rows, n_cols = rows_total or 1, cols_total or 1
+    k_types = len(_TYPES)
+    full = g.full and n > 0
+    R, C = rows_total, cols_total
+
+    def zeros(size: int) -> array:
+        return array("d", bytes(8 * size))
+
+    def by(values, index) -> tuple:
+        return array("d", values), index
+
+    text = list(map(_TEXT, cells))
+    row = list(map(_ROW, cells))
+    col = list(map(_COL, cells))
+    row_i, col_i = array("i", row), array("i", col)
+    spans = bool(g.spanning)
+    # each distinct text once: its length, words, key (case and spaces ignored), type
+    ids = dict.fromkeys(text)
+    for i, t in enumerate(ids):
+        ids[t] = i
+    text_i = array("i", map(ids.__getitem__, text))
+    distinct = list(ids)
+    type_i = array("i", map(_TYPE_CODE.__getitem__, types))
+    key_d = [" ".join(t.lower().split()) if t else "" for t in distinct]
+    key_ids: dict[str, int] = {}
+    key_of_text = [key_ids.setdefault(k, len(key_ids)) for k in key_d]
+    key = list(map(key_of_text.__getitem__, text_i))  # per cell, an id of its key
+    no_key = key_ids.get("", -1)
+    length = list(map(len, text))
+    has = list(map(bool, text))
+    th = [t == "th" for t in map(_TAG, cells)]
+    marked = [i for i, m in enumerate(marks) if m is not plain]  # cells with markup of their own
+    strong = list(th)  # a th, or 80% of its text emphasized
+    for i in marked:
+        strong[i] = th[i] or bool(text[i]) and marks[i].emphasis_chars >= 0.8 * len(text[i])
+    row_groups, col_groups = _groups(v)
+    if full:  # a row (column) is a slice of the cells' lists
+        row_sizes, col_sizes = [C] * R, [R] * C
+
+        def sums(values: list, groups: list) -> list:
+            return [sum(values[s]) for s in groups]
+
+        def counts(groups: list) -> list:
+            return [Counter(types[s]) for s in groups]
+    else:
+        row_sizes, col_sizes = list(map(len, row_groups)), list(map(len, col_groups))
+
+        def sums(values: list, groups: list) -> list:
+            return [sum(map(values.__getitem__, ix)) for ix in groups]
+
+        def counts(groups: list) -> list:
+            return [Counter(map(types.__getitem__, ix)) for ix in groups]
+
+    def shares(values: list, groups: list, sizes: list) -> list:
+        return [x / (k or 1) for x, k in zip(sums(values, groups), sizes)]
+
+    empty = [not h for h in has]
+    table_th = sum(th) / (n or 1)
+    if spans:
+        merged = [c.rowspan > 1 or c.colspan > 1 for c in cells]
+        row_merged, col_merged = shares(merged, row_groups, row_sizes), shares(merged, col_groups, col_sizes)
+    else:
+        row_merged, col_merged = [0.0] * len(row_groups), [0.0] * len(col_groups)
+    row_th, col_th = shares(th, row_groups, row_sizes), shares(th, col_groups, col_sizes)
+    row_empty, col_empty = shares(empty, row_groups, row_sizes), shares(empty, col_groups, col_sizes)
+    row_emph = shares(strong, row_groups, row_sizes)
+    col_len = shares(length, col_groups, col_sizes)
+    top_row = next((r for r, k in enumerate(row_sizes) if k > 1), 0)
+    tops = [slots[top_row][j] for j in range(cols_total)] if rows_total else []
+    # the cells with text below the top row, by column
+    body_flags = [h and r > top_row for h, r in zip(has, row)]
+    if full:
+        bodies = [list(compress(range(j, n, C), body_flags[j::C])) for j in range(C)]
+    else:
+        bodies = [list(compress(ix, map(body_flags.__getitem__, ix))) for ix in col_groups]
+    differs = 0
+    col_distinct, col_alpha, col_links = [], [], []
+    stats = []  # per column: cells of the body, distinct texts, numbers and dates
+    for body, top_cell in zip(bodies, tops):
+        in_body = Counter(map(types.__getitem__, body))
+        stats.append((len(body), len(set(map(text_i.__getitem__, body))), in_body["numeric"] + in_body["date"]))
+        if top_cell is not None and top_cell.text and body:
+            differs += in_body.get(types[top_cell.index], 0) != max(in_body.values())
+        k = len(body) or 1
+        col_distinct.append(len(set(map(text_i.__getitem__, body))) / k)
+        col_alpha.append(in_body.get("alpha", 0) / k)
+        col_links.append(sum(map(links.__getitem__, body)) / k)
+    top_differs = differs / (len(col_groups) or 1)
+    top_strong = row_emph[top_row] if row_emph else 0.0
+    key_col = _key_column(stats)
+    words_d = [kk.count(" ") + 1 if kk else 0 for kk in key_d]
+    top_cells = (range(row_groups[top_row].start, row_groups[top_row].stop) if full else row_groups[top_row]) \
+        if row_groups else ()
+    top_words = _top_words([(types[i], words_d[text_i[i]]) for i in top_cells if has[i]], stats)
+    first_alpha = next((j for j, a in enumerate(col_alpha) if a >= 0.5), -1)
+    first_text = zeros(n)
+    for ix in (range(s.start, s.stop) for s in row_groups) if full else row_groups:
+        first = next(compress(ix, map(has.__getitem__, ix)), None)
+        if first is not None:
+            first_text[first] = 1.0
+    row_texts = sums(has, row_groups)
+    top_text = [top is not None and bool(top.text) for top in tops]
+    top_strong_col = [top is not None and strong[top.index] for top in tops]
+    # same_as_top: below the top row (then never the top cell itself), with text, the key of
+    # its column's top cell; looked for among the cells whose key is some top cell's
+    top_key = [key[top.index] if top is not None else no_key for top in tops]
+    wanted = set(top_key) - {no_key}
+    same_top = [False] * n
+    for i in [i for i, kk in enumerate(key) if kk in wanted]:
+        if has[i] and row[i] > top_row and key[i] == top_key[col[i]]:
+            same_top[i] = True
+    # same_as_header, as cell_features: the rows of headers (top row, or mostly strong cells
+    # with text) add their cells' keys to their columns, in row order; a cell below the top
+    # row is a repeat when its key is among its column's so far. Only the cells whose key
+    # some header row adds can be one.
+    strong_text = [s and h for s, h in zip(strong, has)]
+    adding = [r for r, (texts, strong_n) in enumerate(zip(row_texts, sums(strong_text, row_groups)))
+              if r >= top_row and texts and (r == top_row or strong_n * 2 > texts)]
+    starts = [0] * (R + 1)  # the cells starting in row r are cells[starts[r]:starts[r + 1]]
+    for r, k in Counter(row).items():
+        starts[r + 1] = k
+    for r in range(R):
+        starts[r + 1] += starts[r]
+    added = {key[i] for r in adding for i in range(starts[r], starts[r + 1]) if has[i]}
+    candidates: dict[int, list[int]] = {}
+    for i in [i for i, kk in enumerate(key) if kk in added]:
+        if has[i] and row[i] > top_row:
+            candidates.setdefault(row[i], []).append(i)
+    seen: list[set] = [set() for _ in range(cols_total)]
+    same_head = [False] * n
+    adding_set = set(adding)
+    for r in sorted(adding_set | set(candidates)):
+        for i in candidates.get(r, ()):
+            if key[i] in seen[col[i]]:
+                same_head[i] = True
+        if r in adding_set:
+            for i in range(starts[r], starts[r + 1]):
+                if has[i]:
+                    for j in range(col[i], col[i] + cells[i].colspan):
+                        seen[j].add(key[i])
+    row_same = [x / (t or 1) for x, t in zip(sums(same_top, row_groups), row_texts)] if any(same_top) \
+        else [0.0] * len(row_groups)
+    row_same_head = [x / (t or 1) for x, t in zip(sums(same_head, row_groups), row_texts)] if any(same_head) \
+        else [0.0] * len(row_groups)
+    below_top = [r > top_row for r in row]  # the top cell of a column is at or above top_row
+    col_th_body = shares([t and b for t, b in zip(th, below_top)], col_groups,
+                         sums(below_top, col_groups))
+    # a cell's shares of its row's (column's) other cells by text type: by row (column)
+    # and type code
+    row_agree, row_numeric = zeros(len(row_groups) * k_types), zeros(len(row_groups) * k_types)
+    for r, (in_row, k) in enumerate(zip(counts(row_groups), row_sizes)):
+        for t, (a, b) in _by_type(in_row, (k - 1) or 1, "numeric", "date").items():
+            row_agree[r * k_types + _TYPE_CODE[t]], row_numeric[r * k_types + _TYPE_CODE[t]] = a, b
+    col_agree, col_alpha_share = zeros(len(col_groups) * k_types), zeros(len(col_groups) * k_types)
+    for j, (in_col, k) in enumerate(zip(counts(col_groups), col_sizes)):
+        for t, (a, b) in _by_type(in_col, (k - 1) or 1, "alpha").items():
+            col_agree[j * k_types + _TYPE_CODE[t]], col_alpha_share[j * k_types + _TYPE_CODE[t]] = a, b
+    # the neighbours: above, left of and below the cell
+    thf = [1.0 if x else 0.0 for x in th]
+    if full:  # cell r * C + c: above is C cells back, below C cells on
+        emptyf = [1.0 if x else 0.0 for x in empty]
+        above_th = [0.0] * C + thf[:n - C]
+        above_empty = [-1.0] * C + emptyf[:n - C]
+        left_th = [0.0] + thf[:-1]
+        left_th[::C] = [0.0] * R
+        below_empty = emptyf[C:] + [-1.0] * C
+    else:
+        above = [slots[r - 1][j] if r else None for r, j in zip(row, col)]
+        above_th = [1.0 if a is not None and a.tag == "th" else 0.0 for a in above]
+        above_empty = [(1.0 if a is None or not a.text else 0.0) if r else -1.0 for a, r in zip(above, row)]
+        left_th = [1.0 if j and slots[r][j - 1] is not None and slots[r][j - 1].tag == "th" else 0.0
+                   for r, j in zip(row, col)]
+        below = [c.row + c.rowspan for c in cells]
+        below_empty = [-1.0 if b >= rows_total else (1.0 if slots[b][j] is None or not slots[b][j].text else 0.0)
+                       for b, j in zip(below, col)]
+    if spans:
+        below_i = array("i", [c.row + c.rowspan for c in cells])
+        rowspan = array("d", [c.rowspan for c in cells])
+        colspan = array("d", [c.colspan for c in cells])
+        full_width = array("d", [1.0 if c.colspan >= n_cols and n_cols > 1 else 0.0 for c in cells])
+        last_row = by([1.0 if b >= rows_total else 0.0 for b in range(rows_total + 1)], below_i)
+        rows_below = by([rows_total - b for b in range(rows_total + 1)], below_i)
+    else:  # below a cell is the next row
+        rowspan = colspan = 1
+        full_width = 1.0 if 1 >= n_cols and n_cols > 1 else 0.0
+        last_row = by([1.0 if r + 1 >= rows_total else 0.0 for r in range(rows_total)], row_i)
+        rows_below = by([rows_total - (r + 1) for r in range(rows_total)], row_i)
+    sections = set(map(_SECTION_OF, cells))
+    section = _SECTION.get(next(iter(sections)), 0.0) if len(sections) == 1 else \
+        array("d", [_SECTION.get(c.section, 0.0) for c in cells])
+    nonzero = {el: b for el, b in breaks.items() if b}
+    breaks_col = array("d", [nonzero.get(c.element, 0) for c in cells]) if nonzero else 0
+    emphasis, image, link = zeros(n), zeros(n), zeros(n)
+    for i in marked:
+        m = marks[i]
+        emphasis[i] = min(1.0, m.emphasis_chars / length[i]) if length[i] else 0.0
+        image[i] = 1.0 if m.images > 0 else 0.0
+        link[i] = 1.0 if links[i] else 0.0
+    below_top_i = array("i", below_top)
+
+    def sparse(values: list) -> array:
+        out = zeros(n)
+        for i in compress(range(n), values):
+            out[i] = 1.0
+        return out
+
+    return [
+        by(range(rows_total), row_i), by(range(cols_total), col_i),
+        by([r / n_rows for r in range(rows_total)], row_i), by([j / n_cols for j in range(cols_total)], col_i),
+        by([1.0 if r == top_row else 0.0 for r in range(rows_total)], row_i),
+        by([1.0 if j == 0 else 0.0 for j in range(cols_total)], col_i),
+        last_row, rowspan, colspan, full_width,
+        by(row_merged, row_i), by(col_merged, col_i), breaks_col, array("d", thf), emphasis,
+        *(by([1.0 if code == x else 0.0 for code in range(k_types)], type_i) for x in range(4)),
+        by(map(len, distinct), text_i), by(words_d, text_i), link,
+        (row_agree, row_i, type_i, k_types), (col_agree, col_i, type_i, k_types),
+        by(row_th, row_i), by(col_th, col_i), by(row_empty, row_i), by(col_empty, col_i),
+        array("d", above_th), array("d", left_th),
+        section, by([1.0 if t.endswith(":") else 0.0 for t in distinct], text_i), table_th, rows_total, cols_total,
+        first_text,
+        (array("d", [0.0] * cols_total + [1.0 if x else 0.0 for x in top_text]), below_top_i, col_i, cols_total),
+        (array("d", [0.0] * cols_total + [1.0 if x else 0.0 for x in top_strong_col]), below_top_i, col_i,
+         cols_total),
+        (row_numeric, row_i, type_i, k_types), (col_alpha_share, col_i, type_i, k_types),
+        array("d", [x / m if m else 0.0 for x, m in zip(length, map(col_len.__getitem__, col))]),
+        by(row_emph, row_i), top_differs, top_strong,
+        by(col_distinct, col_i), by([1.0 if j == first_alpha else 0.0 for j in range(cols_total)], col_i),
+        by(col_links, col_i),
+        sparse(same_top), by(row_same, row_i),
+        image, array("d", above_empty), array("d", below_empty),
+        sparse(same_head), by(row_same_head, row_i), by(col_th_body, col_i),
+        rows_below, by([1.0 if _NOTE.match(t) else 0.0 for t in distinct], text_i), by(row_texts, row_i),
+        by([1.0 if j == key_col else 0.0 for j in range(cols_total)], col_i), top_words,
+        by(_emph_vs_below(row_emph), row_i),
+    ]
+
+
+_TEXT, _ROW, _COL, _TAG, _SECTION_OF, _INDEX = (attrgetter(a) for a in ("text", "row", "col", "tag", "section",
+                                                                         "index"))
 
 
 #: the ``numeric``, ``date``, ``alpha`` and ``empty`` features of each text type

@@ -55,9 +55,18 @@ class Grid:
     rows: list[Any] = field(default_factory=list, repr=False)  # the tr element of each row
     caption: str = ""
     clipped: int = 0  # spans clipped by the bounds or by the end of a row group
+    spanning: int = 0  # cells covering more than one slot
+
+    @property
+    def full(self) -> bool:
+        """Every slot holds a cell of its own (no span, no hole): cell ``r * n_cols + c``
+        is at row r, column c."""
+        return not self.spanning and len(self.cells) == self.n_rows * self.n_cols
 
     def row_cells(self, row: int) -> list[Cell]:
         """The distinct cells covering ``row``, left to right."""
+        if self.full:  # every slot its own cell
+            return list(self.slots[row])
         out: list[Cell] = []
         for c in self.slots[row]:
             if c is not None and (not out or out[-1] is not c):
@@ -66,6 +75,8 @@ class Grid:
 
     def col_cells(self, col: int) -> list[Cell]:
         """The distinct cells covering ``col``, top to bottom."""
+        if self.full:
+            return [row[col] for row in self.slots]
         out: list[Cell] = []
         for r in range(self.n_rows):
             c = self.slots[r][col]
@@ -128,7 +139,7 @@ def build_grid(table, max_rows: int = 2000, max_columns: int = 100, max_span: in
     slots: list[list[Cell | None]] = [[] for _ in rows]
     cells: list[Cell] = []
     n_cols = 0
-    clipped = 0
+    clipped = spanning = 0
     for r, (section, tr) in enumerate(rows):
         row = slots[r]
         col = 0
@@ -142,11 +153,16 @@ def build_grid(table, max_rows: int = 2000, max_columns: int = 100, max_span: in
             if cs is None and rs is None:  # most cells: one slot, nothing to parse or clip
                 if col >= max_columns:
                     raise GridTooLarge(f"more than {max_columns} columns")
-                cell = Cell(r, col, 1, 1, "th" if tag == _TH else "td", section, td, index=len(cells))
+                cell = Cell(r, col, 1, 1, "th" if tag == _TH else "td", section, td, "", "", len(cells))
                 cells.append(cell)
-                if len(row) <= col:
-                    row.extend([None] * (col + 1 - len(row)))
-                row[col] = cell
+                if col == len(row):  # most cells: at the end of the row so far
+                    row.append(cell)
+                else:
+                    if len(row) < col:
+                        row.extend([None] * (col - len(row)))
+                        row.append(cell)
+                    else:
+                        row[col] = cell
                 col += 1
                 if col > n_cols:
                     n_cols = col
@@ -158,6 +174,7 @@ def build_grid(table, max_rows: int = 2000, max_columns: int = 100, max_span: in
                 rowspan = last - r + 1
                 c2 = True
             clipped += c1 + c2
+            spanning += rowspan > 1 or colspan > 1
             if col + colspan > max_columns:
                 raise GridTooLarge(f"more than {max_columns} columns")
             cell = Cell(r, col, rowspan, colspan, "th" if tag == _TH else "td", section, td, index=len(cells))
@@ -180,4 +197,4 @@ def build_grid(table, max_rows: int = 2000, max_columns: int = 100, max_span: in
         if child.tag == _CAPTION:
             caption = " ".join("".join(child.itertext()).split())
             break
-    return Grid(cells, len(rows), n_cols, slots, [tr for _, tr in rows], caption, clipped)
+    return Grid(cells, len(rows), n_cols, slots, [tr for _, tr in rows], caption, clipped, spanning)

@@ -53,7 +53,12 @@ QA rank 1 78.7% -> 78.5% (15 of 7,744 questions).
 """
 from __future__ import annotations
 
+from itertools import groupby
+from operator import attrgetter
+
 from kitten.tables.features import TableView
+
+_ROW = attrgetter("row")
 
 def narrow_thema(v: TableView) -> int:
     n = 0
@@ -65,28 +70,33 @@ def narrow_thema(v: TableView) -> int:
 
 
 def header_row(v: TableView) -> int:
-    votes: dict[int, list[int]] = {}  # column -> [header, data] among its cells with text
-    for c in v.grid.cells:
-        if c.text and c.type in ("header", "data"):
-            votes.setdefault(c.col, [0, 0])[c.type == "data"] += 1
+    votes: dict[int, list[int]] | None = None  # column -> [header, data] among its cells with text
 
     def row_header_column(c) -> bool:  # most of the column's other cells are headers too
+        nonlocal votes
+        if votes is None:  # counted when a row first asks (most tables: never)
+            votes = {}
+            for x in v.grid.cells:
+                if x.text and x.type in ("header", "data"):
+                    votes.setdefault(x.col, [0, 0])[x.type == "data"] += 1
         h, d = votes.get(c.col, (0, 0))
         return h - 1 > d
 
     n = 0
-    data_above = False  # a row with a data cell with text above (as the classifier typed it)
     for r, row in enumerate(v.rows):
+        # below a row with a data cell with text (as the classifier typed it) the rule
+        # changes nothing: the rows above the first data row only are looked at
         own = [c for c in row if c.row == r and c.text]
         data = [c for c in own if c.type == "data"]
         headers = [c for c in own if c.type == "header"]
-        below_data, data_above = data_above, data_above or bool(data)
-        if len(data) == 1 and len(headers) >= 2 and len(headers) + 1 == len(own) and not below_data:
+        if len(data) == 1 and len(headers) >= 2 and len(headers) + 1 == len(own):
             if all(row_header_column(c) for c in headers):
-                continue  # the row's entity in columns of row headers, then its value: a data row
+                break  # the row's entity in columns of row headers, then its value: a data row
             if v.types[data[0].index] not in ("numeric", "date"):
                 data[0].type = "header"
                 n += 1
+        if data:
+            break
     return n
 
 
@@ -105,27 +115,29 @@ def numeric_th(v: TableView) -> int:
 
 def value_row(v: TableView) -> int:
     g = v.grid
-    own: list[list] = [[] for _ in range(g.n_rows)]  # cells starting in each row
-    for c in g.cells:
-        own[c.row].append(c)
+    own: list[list] = [[] for _ in range(g.n_rows)]  # cells starting in each row (a run of ``cells``)
+    for r, cells in groupby(g.cells, key=_ROW):
+        own[r] = list(cells)
     data_rows = [any(c.type == "data" and c.text for c in cells) for cells in own]
-    votes: dict[int, list[int]] = {}  # column -> [header, data] among the data rows' cells
-    for r, cells in enumerate(own):
-        if data_rows[r]:
-            for c in cells:
-                if c.text and c.type in ("header", "data"):
-                    votes.setdefault(c.col, [0, 0])[c.type == "data"] += 1
+    votes: dict[int, list[int]] | None = None  # column -> [header, data] among the data rows' cells
     n = 0
     above = False  # a row of headers or data above: the row is not the table's first
     for r, cells in enumerate(own):
-        headers = [c for c in cells if c.type == "header" and c.text]
-        if not data_rows[r] and above and len(headers) >= 2 \
-                and any(c.type == "data" and c.col > min(h.col for h in headers) for c in cells):
-            for c in headers:
-                h, d = votes.get(c.col, (0, 0))
-                if d > h:
-                    c.type = "data"
-                    n += 1
+        if not data_rows[r] and above:
+            headers = [c for c in cells if c.type == "header" and c.text]
+            if len(headers) >= 2 and any(c.type == "data" and c.col > min(h.col for h in headers) for c in cells):
+                if votes is None:  # counted when a row first needs them
+                    votes = {}
+                    for rr, row_cells in enumerate(own):
+                        if data_rows[rr]:
+                            for c in row_cells:
+                                if c.text and c.type in ("header", "data"):
+                                    votes.setdefault(c.col, [0, 0])[c.type == "data"] += 1
+                for c in headers:
+                    h, d = votes.get(c.col, (0, 0))
+                    if d > h:
+                        c.type = "data"
+                        n += 1
         above = above or any(c.text and c.type in ("header", "data") for c in cells)
     return n
 

@@ -11,7 +11,8 @@ def _share(x: float) -> float | int:
 
 def tree_dict(estimator) -> dict:
     """One fitted ``DecisionTreeClassifier`` as plain lists (class shares at each leaf;
-    an empty list at the inner nodes, which prediction never reads)."""
+    an empty list at the inner nodes, which prediction never reads): the earlier file
+    format, which :func:`compact` turns into the shipped one."""
     t = estimator.tree_
     values = []
     for v, left in zip(t.value[:, 0, :], t.children_left):
@@ -26,13 +27,41 @@ def tree_dict(estimator) -> dict:
     }
 
 
+def compact(model: dict) -> dict:
+    """A model document whose trees hold a ``"value"`` list per node (:func:`tree_dict`)
+    in the file format of ``kitten/tables/model.py``: each distinct vector of class shares
+    once in ``"shares"`` (in the order of first use, tree by tree, node by node), each
+    tree's ``"leaves"`` the indexes of its leaves' vectors (leaves in node order). The
+    same numbers; the same document for the same trees. A stacked model's stages each."""
+    if model.get("kind") == "stacked":
+        return {**model, "stage1": compact(model["stage1"]), "stage2": compact(model["stage2"])}
+    index: dict[tuple, int] = {}
+    shares: list[list] = []
+    trees = []
+    for t in model["trees"]:
+        leaves = []
+        for v, left in zip(t["value"], t["left"]):
+            if left != -1:
+                continue
+            key = tuple(v)
+            if key not in index:
+                index[key] = len(shares)
+                shares.append(list(v))
+            leaves.append(index[key])
+        trees.append({k: t[k] for k in ("left", "right", "feature", "threshold")} | {"leaves": leaves})
+    head = {k: model[k] for k in ("kind", "features", "classes") if k in model}
+    rest = {k: v for k, v in model.items() if k not in head and k != "trees"}
+    return {**head, "shares": shares, "trees": trees, **rest}
+
+
 def model_dict(estimator, features: tuple[str, ...], **info) -> dict:
-    """A fitted tree or random forest as the JSON document ``kitten`` loads."""
+    """A fitted tree or random forest as the JSON document ``kitten`` loads
+    (``kitten/tables/model.py``)."""
     trees = getattr(estimator, "estimators_", None)
     kind = "forest" if trees is not None else "tree"
     trees = trees if trees is not None else [estimator]
-    return {"kind": kind, "features": list(features), "classes": [str(c) for c in estimator.classes_],
-            "trees": [tree_dict(t) for t in trees], **info}
+    return compact({"kind": kind, "features": list(features), "classes": [str(c) for c in estimator.classes_],
+                    "trees": [tree_dict(t) for t in trees], **info})
 
 
 def report(y_true, y_pred, labels, reference: dict[str, float] | None = None) -> tuple[str, dict]:
