@@ -515,7 +515,8 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
     for col, top_cell in zip(v.cols, tops):
         body = [c for c in col if c.row > top_row and c.text]
         below = [types[c.index] for c in body]
-        stats.append((len(body), len({c.text for c in body}), below.count("numeric") + below.count("date")))
+        distinct = len({c.text for c in body})
+        stats.append((len(body), distinct, below.count("numeric") + below.count("date")))
         if top_cell is not None and top_cell.text and below:
             counts: dict[str, int] = {}
             for t in below:
@@ -523,7 +524,7 @@ def cell_features(v: TableView, breaks: dict) -> list[list[float]]:
             most = max(counts.values())
             differs += counts.get(types[top_cell.index], 0) != most  # a tie counts as agreement
         k = len(body) or 1
-        col_distinct.append(len({c.text for c in body}) / k)
+        col_distinct.append(distinct / k)
         col_alpha.append(below.count("alpha") / k)
         col_links.append(sum(1 for c in body if links[c.index]) / k)
     top_differs = differs / (len(v.cols) or 1)
@@ -744,11 +745,12 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     stats = []  # per column: cells of the body, distinct texts, numbers and dates
     for body, top_cell in zip(bodies, tops):
         in_body = Counter(map(types.__getitem__, body))
-        stats.append((len(body), len(set(map(text_i.__getitem__, body))), in_body["numeric"] + in_body["date"]))
+        n_distinct = len(set(map(text_i.__getitem__, body)))
+        stats.append((len(body), n_distinct, in_body["numeric"] + in_body["date"]))
         if top_cell is not None and top_cell.text and body:
             differs += in_body.get(types[top_cell.index], 0) != max(in_body.values())
         k = len(body) or 1
-        col_distinct.append(len(set(map(text_i.__getitem__, body))) / k)
+        col_distinct.append(n_distinct / k)
         col_alpha.append(in_body.get("alpha", 0) / k)
         col_links.append(sum(map(links.__getitem__, body)) / k)
     top_differs = differs / (len(col_groups) or 1)
