@@ -15,7 +15,9 @@ page only; a question is answered at rank 1 when the best line contains the answ
 (white space collapsed, case ignored), and at rank 5 when one of the first five does.
 
     python benchmarks/table_qa.py                              # kitten, html-text, inscriptis
-    python benchmarks/table_qa.py --tools kitten,kitten@/tmp/kbase   # before / after a change
+    python benchmarks/table_qa.py --tools kitten          # after a change; for before, the same
+                                                          # command in a checkout of before (its
+                                                          # own PYTHONPATH)
 
 Prints, per tool, the share of questions answered at rank 1 and within rank 5.
 """
