@@ -265,6 +265,15 @@ static int read_row(const Forest *f, PyObject *item, double *x, Py_ssize_t strid
     return 0;
 }
 
+/* Walk one tree from ``root`` for the vector ``xr`` and add its leaf's class shares to ``s``. */
+static inline void add_leaf(const Forest *f, const Node *nodes, const Node *root, const double *xr, double *s) {
+    const Node *node = root;
+    while (node->feature >= 0)
+        node = xr[node->feature] <= node->threshold ? node + 1 : nodes + node->next;
+    const double *v = f->leaves + (Py_ssize_t)node->next * f->n_classes;
+    for (Py_ssize_t c = 0; c < f->n_classes; c++) s[c] += v[c];
+}
+
 /* The class probabilities of the ``n`` rows of ``x`` (``stride`` values each) in ``sums``
  * (k values per row), as Model.python_proba: the shares at each tree's leaf summed in the
  * order of the trees, then divided by the number of trees (one tree: its shares). */
@@ -274,13 +283,8 @@ static void forest_proba(const Forest *f, const double *x, Py_ssize_t n, Py_ssiz
     for (Py_ssize_t t = 0; t < f->n_trees; t++) {
         const Node *nodes = f->nodes, *root = f->nodes + f->roots[t];
         for (Py_ssize_t r = 0; r < n; r++) {
-            const double *xr = x + r * stride;
-            const Node *node = root;
-            while (node->feature >= 0)
-                node = xr[node->feature] <= node->threshold ? node + 1 : nodes + node->next;
-            const double *v = f->leaves + (Py_ssize_t)node->next * k;
             double *s = sums + r * k;
-            for (Py_ssize_t c = 0; c < k; c++) s[c] += v[c];
+            add_leaf(f, nodes, root, x + r * stride, s);
         }
     }
     if (f->n_trees > 1)
@@ -304,13 +308,8 @@ static void forest_labels(const Forest *f, const double *x, Py_ssize_t n, Py_ssi
         int check = 2 * (t + 1) >= f->n_trees && t + 1 < f->n_trees;
         for (Py_ssize_t r = 0; r < n; r++) {
             if (labels[r] >= 0) continue;
-            const double *xr = x + r * stride;
-            const Node *node = root;
-            while (node->feature >= 0)
-                node = xr[node->feature] <= node->threshold ? node + 1 : nodes + node->next;
-            const double *v = f->leaves + (Py_ssize_t)node->next * k;
             double *s = sums + r * k;
-            for (Py_ssize_t c = 0; c < k; c++) s[c] += v[c];
+            add_leaf(f, nodes, root, x + r * stride, s);
             if (check) {
                 Py_ssize_t best = 0;
                 for (Py_ssize_t c = 1; c < k; c++)
