@@ -16,10 +16,12 @@ Unknown sections or keys are an error (a typo must not silently do nothing).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from kitten.whatwg_encodings import resolve_label
 
@@ -345,6 +347,8 @@ class BoilerplateConfig:
         if isinstance(self.keep_threshold, bool) or not isinstance(self.keep_threshold, (int, float)) \
                 or not 0.0 <= self.keep_threshold <= 1.0:
             raise ConfigError(f"[boilerplate] keep_threshold must be a number from 0 to 1, not {self.keep_threshold!r}")
+        if not all(isinstance(e, str) for e in self.keep_thresholds):
+            raise ConfigError("[boilerplate] keep_thresholds must be a list of \"KIND=P\" strings")
         self.thresholds_by_kind()  # raises on a malformed entry
         if isinstance(self.keep_thresholds_article, bool) or not isinstance(self.keep_thresholds_article, (int, float)) \
                 or not 0.0 <= self.keep_thresholds_article <= 1.0:
@@ -365,23 +369,30 @@ class BoilerplateConfig:
                               f"known: {', '.join(UNIT_RULES)}")
 
 
-    def thresholds_by_kind(self) -> dict[str, float]:
-        """``keep_thresholds`` as a dictionary: page kind -> threshold.
+    def thresholds_by_kind(self) -> Mapping[str, float]:
+        """``keep_thresholds`` as a read-only mapping: page kind -> threshold (parsed once
+        per distinct setting, not at every page).
 
-        >>> BoilerplateConfig(keep_thresholds=("listing=0.3",)).thresholds_by_kind()
+        >>> dict(BoilerplateConfig(keep_thresholds=("listing=0.3",)).thresholds_by_kind())
         {'listing': 0.3}
         """
-        out = {}
-        for entry in self.keep_thresholds:
-            kind, _, value = str(entry).partition("=")
-            try:
-                p = float(value)
-            except ValueError:
-                p = -1.0
-            if not kind.strip() or not 0.0 <= p <= 1.0:
-                raise ConfigError(f"[boilerplate] keep_thresholds: {entry!r} is not KIND=P with P from 0 to 1")
-            out[kind.strip()] = p
-        return out
+        return _thresholds(self.keep_thresholds)
+
+
+@functools.lru_cache(maxsize=32)
+def _thresholds(entries: tuple[str, ...]) -> Mapping[str, float]:
+    out = {}
+    for entry in entries:
+        kind, _, value = str(entry).partition("=")
+        try:
+            p = float(value)
+        except ValueError:
+            p = -1.0
+        if not kind.strip() or not 0.0 <= p <= 1.0:
+            raise ConfigError(f"[boilerplate] keep_thresholds: {entry!r} is not KIND=P with P from 0 to 1")
+        out[kind.strip()] = p
+    return MappingProxyType(out)
+
 
 @dataclass(frozen=True)
 class Config:

@@ -446,7 +446,7 @@ def test_keep_thresholds_by_kind_of_page(tiny_model: Path) -> None:
     shipped = Config().boilerplate.thresholds_by_kind()
     assert set(shipped) == {"collection", "documentation", "listing", "service"}
     assert _with_boilerplate(Config(), None, 0.6).boilerplate.keep_thresholds == ()
-    for bad in (["listing"], ["listing=high"], ["listing=2"], ["=0.3"]):
+    for bad in (["listing"], ["listing=high"], ["listing=2"], ["=0.3"], [{"listing": 0.3}], [0.3]):
         with pytest.raises(ConfigError):
             Config.from_dict({"boilerplate": {"keep_thresholds": bad}})
 
