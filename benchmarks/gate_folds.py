@@ -32,20 +32,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _pages import DEFAULT_CORPORA  # noqa: E402
 from web2025 import KITTEN_CONFIGS, TYPES, format_tables, pages, run_system, score, summary  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-SITES = ROOT / "corpora" / "boilerplate" / "sites.tsv"
 DEFAULT_OUT = DEFAULT_CORPORA.parent / "gate-folds"
 
 
 def site_folds(folds: int) -> dict[str, int]:
     """web2025 page id -> its fold (a hash of its site, so a site's pages share one)."""
-    out = {}
-    for line in SITES.read_text(encoding="utf-8").splitlines()[1:]:
-        path, corpus, site = line.split("\t")
-        if corpus == "web2025":
-            fold = int(hashlib.sha1(site.encode()).hexdigest(), 16) % folds
-            out[Path(path).stem] = fold
-    return out
+    from kitten.train.sites import read_sites
+
+    return {Path(path).stem: int(hashlib.sha1(site.encode()).hexdigest(), 16) % folds
+            for path, site in read_sites().items() if path.startswith("web2025/")}
 
 
 def train_folds(corpora: Path, out: Path, folds: int, fold_of: dict[str, int], jobs: int) -> None:

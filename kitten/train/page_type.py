@@ -27,11 +27,10 @@ from pathlib import Path
 from kitten.config import Config
 from kitten.page_type import FEATURES, LABELS, MODEL_NAME, features
 from kitten.progress import Steps
-from kitten.resources import ROOT
 from kitten.train.boilerplate import HELDOUT, ignore_ctrl_c, page_document
+from kitten.train.sites import read_sites
 from kitten.train.trees import model_dict
 
-SITES = ROOT / "corpora" / "boilerplate" / "sites.tsv"
 SEED = 0
 FOLDS = 5
 #: the shipped forest, chosen by grouped cross validation on the training pages (accuracy /
@@ -64,11 +63,7 @@ def web2025_pages(corpora: Path) -> list[Page]:
     """Every web2025 page with its gold type and URL, its site and whether it is held out."""
     folder = corpora / "web2025"
     held = {line.strip() for line in HELDOUT.read_text(encoding="utf-8").split() if line.startswith("web2025/")}
-    sites = {}
-    for line in SITES.read_text(encoding="utf-8").splitlines():
-        cols = line.split("\t")
-        if len(cols) >= 3 and cols[1] == "web2025":
-            sites[cols[0]] = cols[2]
+    sites = read_sites()
     pages = []
     for path in sorted((folder / "html").glob("*.html")):
         gold = json.loads((folder / "gold" / (path.stem + ".json")).read_text(encoding="utf-8"))

@@ -22,14 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kitten.progress import Steps
+from kitten.train.sites import read_sites
 from kitten.train.table_corpus import CELL_TYPES, labelled_tables, read_jsonl
 from kitten.tables.features import (CELL_FEATURES, CONTEXT_FEATURES, TABLE_FEATURES, cell_features,
                                    context_features, table_features, view)
 from kitten.tables.heuristics import fix_types
 from kitten.train.trees import model_dict, report
 
-#: the site of each page of the shared corpora (pages missing there: a site of their own)
-SITES = Path(__file__).resolve().parents[2] / "corpora" / "boilerplate" / "sites.tsv"
 ORIGINAL_TABLES = {"data": 0.951, "layout": 0.947}
 ORIGINAL_CELLS = {"header": 0.971, "data": 0.996, "neutral": 0.971, "thema": 0.871,
                   "finalImportant": 0.806, "finalNonImportant": 0.941}
@@ -138,11 +137,7 @@ def _cv_predict(make, x, y, folds) -> list:
 
 def sites(pages: list[str]) -> list[str]:
     """The site of each page (``corpora/boilerplate/sites.tsv``; else the page itself)."""
-    known: dict[str, str] = {}
-    if SITES.is_file():
-        for line in SITES.read_text(encoding="utf-8").splitlines()[1:]:
-            path, _, site = line.split("\t")
-            known[path] = site
+    known = read_sites()
     return [known.get(p, p) for p in pages]
 
 
