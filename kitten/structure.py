@@ -317,6 +317,14 @@ def _name_literals(patterns: tuple[str, ...], consent: tuple | None) -> tuple[st
 HIDDEN_SHOWN_LETTERS = 200
 HIDDEN_SHOWN_SHARE = 0.8
 
+#: a tab panel a reader opens with one click (``role="tabpanel"``, Bootstrap's and other
+#: frameworks' tab panes): its text is read even while ``display:none`` or ``hidden``. The
+#: other languages of a documentation page's code samples, a product's specifications
+#: tab: on web2025's training sites 82% of the word pairs of hidden tab panels are in
+#: the gold (documentation 87%), against 3-21% for the other hidden elements (menus,
+#: dialogs, dropdowns). The gate, when on, judges their text like any other.
+_TAB_PANEL = re.compile(r"(?:^|\s)(?:kitten\.role-tabpanel|tab-?pane|tab-?panel|tabs?__panel)(?:\s|$)", re.I)
+
 
 def _main_of(el):
     """The page's main element (``<main>`` or ``role="main"``) that holds ``el``, or None."""
@@ -510,6 +518,10 @@ class _Walker:
     def _hidden(self, el, orig: str, cls: str | None, style: str | None) -> str | None:
         """Why an element that renders nothing a reader sees is left out (None: it is not)."""
         if style and "display" in style and self._display(style) == "none":
+            if cls and _TAB_PANEL.search(cls):
+                self.doc.removals_kept.append((self.doc.locate(el), "kept-tab-panel",
+                                               "display:none but a tab panel (shown by a click)"))
+                return None
             # a shop's lock-down app, an anti-flicker snippet: the page's (or its main
             # element's) text nearly all in one element a script shows once it has run
             letters = _letters(el)

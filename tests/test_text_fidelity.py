@@ -95,9 +95,22 @@ def test_a_hidden_wrapper_holding_the_page_is_kept() -> None:
     assert "kept-hidden-container" in [e.kind for e in events(html)]
 
 
+def test_hidden_tab_panels_are_read() -> None:
+    """A tab panel is one click away (the other languages of a code sample, a product's
+    specifications): read while hidden, logged; a hidden dropdown named for tabs is not."""
+    html = ("<div role='tablist'><button role='tab'>Python</button> <button role='tab'>Go</button></div>"
+            "<div role='tabpanel'><p>Install Python and the SDK.</p></div>"
+            "<div role='tabpanel' hidden><p>Install Go and the module.</p></div>"
+            "<div class='tab-pane fade' style='display:none'><p>Specifications of the kettle.</p></div>"
+            "<ul class='tab-menu' style='display:none'><li>More tabs</li></ul>")
+    assert lines(html) == ["Python Go.", "Install Python and the SDK.", "Install Go and the module.",
+                           "Specifications of the kettle."]
+    assert [e.kind for e in events(html)].count("kept-tab-panel") == 2
+
+
 def test_a_page_shown_by_a_script_from_display_none_is_kept_and_a_hidden_copy_is_not() -> None:
     """A shop's lock-down app sends the whole page in a display:none element a script shows;
-    a hidden tab, a page's Markdown copy for machines, a collapsed menu stay out."""
+    a page's Markdown copy for machines, a collapsed menu stay out."""
     body = ("<p>Meet the yin to your yang: a dark roast that has your back all day long, every day "
             "of the week, with beans from two continents.</p>" * 4)
     locked = (f"<main><div style='display:none' class='lockdown-notice'><p>Access denied.</p></div>"
