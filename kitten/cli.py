@@ -156,8 +156,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                                 "one a line, nothing added")
             p.add_argument("--keep-threshold", type=float, metavar="P",
                            help="with the gate: keep a block whose probability of being content is at "
-                                "least P (0-1; lower keeps more text and more noise), on every kind of page "
-                                "(default: [boilerplate] keep_threshold, and keep_thresholds for some kinds)")
+                                "least P (0-1; lower keeps more text and more noise), on every page (default: "
+                                "[boilerplate] keep_threshold, lower for some kinds of page and on pages "
+                                "the CRF is unsure of)")
     scorer = sub.add_parser("eval", help="score output folders against a gold folder (SOW token "
                                          "overlap: P, R, F1, boundary cases)")
     if argv is None or "eval" in argv:
@@ -547,8 +548,9 @@ def _with_boilerplate(config: Config, method: str | None, threshold: float | Non
     """``config`` with ``--boilerplate`` and ``--keep-threshold`` applied; checks now that
     the CRF can run."""
     changes: dict = {k: v for k, v in (("method", method), ("keep_threshold", threshold)) if v is not None}
-    if threshold is not None:  # one threshold for every kind of page
+    if threshold is not None:  # one threshold for every page
         changes["keep_thresholds"] = ()
+        changes["unsure_below"] = 0.0
     if changes:
         config = dataclasses.replace(config, boilerplate=dataclasses.replace(config.boilerplate, **changes))
     if config.boilerplate.method == "crf":

@@ -318,6 +318,18 @@ class BoilerplateConfig:
     #: the 85 held-out hand-annotated news pages of ``modern`` are read as a listing, a
     #: service or documentation, 12 of them with 0.2 or more.
     keep_thresholds_article: float = 0.2
+    #: On a page the CRF is unsure of, whose third likeliest block holding a sentence has
+    #: a content probability under this, the threshold is at most ``unsure_share`` of that
+    #: probability, not under ``unsure_floor`` (``kitten/boilerplate/thresholds.py``; not
+    #: on a page read as an article, as above; 0 turns it off). Out of fold on web2025's
+    #: training sites (516 pages), word F1 0.835 -> 0.841 (listing 0.644 -> 0.684,
+    #: collection 0.649 -> 0.676, product 0.664 -> 0.679, service 0.807 -> 0.809, article
+    #: 0.931 -> 0.930); held out 0.842 -> 0.846; 0.6-1.0 / 0.3-0.5 / 0.02-0.1 within 0.002
+    #: of each other. It keeps a little more noise on old pages the classifier reads as
+    #: listings (Dragnet 0.919 -> 0.916; every other set within 0.002).
+    unsure_below: float = 0.8
+    unsure_share: float = 0.4
+    unsure_floor: float = 0.05
     #: Keep every data table whole (the tables step's data/layout classifier decides):
     #: its short cells look like navigation to the CRF, which dropped most Wikipedia
     #: tables (facts of benchmarks/table_facts.py kept: 56.8% without this, 98.3% with
@@ -355,6 +367,10 @@ class BoilerplateConfig:
                 or not 0.0 <= self.keep_thresholds_article <= 1.0:
             raise ConfigError("[boilerplate] keep_thresholds_article must be a number from 0 to 1, "
                               f"not {self.keep_thresholds_article!r}")
+        for name in ("unsure_below", "unsure_share", "unsure_floor"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise ConfigError(f"[boilerplate] {name} must be a number from 0 to 1, not {value!r}")
         for name in ("ratio_thresholds", "count_thresholds", "quotient_thresholds"):
             values = getattr(self, name)
             if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values) \

@@ -269,7 +269,8 @@ def test_fallback_when_the_labels_keep_no_prose(tiny_model: Path, monkeypatch) -
     from kitten.boilerplate.crf import Model
 
     monkeypatch.setattr(Model, "marginals_own", _all_other)
-    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model)}})
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model),
+                                               "unsure_below": 0.0}})  # (made-up probabilities)
     doc = document(PAGE)
     log = PageLog()
     kept, labelled = gate(doc, config.boilerplate, log)
@@ -449,6 +450,28 @@ def test_keep_thresholds_by_kind_of_page(tiny_model: Path) -> None:
     for bad in (["listing"], ["listing=high"], ["listing=2"], ["=0.3"], [{"listing": 0.3}], [0.3]):
         with pytest.raises(ConfigError):
             Config.from_dict({"boilerplate": {"keep_thresholds": bad}})
+
+
+def test_threshold_of_a_page_the_crf_is_unsure_of() -> None:
+    """On a page whose third likeliest prose block is under ``unsure_below``, the threshold
+    is ``unsure_share`` of its probability (not under ``unsure_floor``); a sure page, a page
+    read as an article, and ``--keep-threshold`` keep their threshold."""
+    from kitten.boilerplate.thresholds import page_threshold
+    from kitten.cli import _with_boilerplate
+
+    config = Config().boilerplate
+    probs, prose = [0.3, 0.2, 0.25, 0.01, 0.6], [20, 15, 30, 0, 0]  # the 0.6 holds no sentence
+    assert page_threshold(config, "product", 0.1, probs, prose) == pytest.approx(0.4 * 0.2)
+    assert page_threshold(config, "listing", 0.1, [0.1, 0.05, 0.02], [9, 9, 9]) == 0.05  # the floor
+    assert page_threshold(config, "product", 0.1, [0.9, 0.95, 0.85], [9, 9, 9]) == 0.5  # sure
+    assert page_threshold(config, "listing", 0.1, [0.9, 0.95, 0.85], [9, 9, 9]) == 0.3  # by kind
+    assert page_threshold(config, "listing", 0.3, probs, prose) == 0.5  # read as an article too
+    assert page_threshold(config, "product", 0.1, probs, [0, 0, 0, 0, 0]) == 0.5  # no prose
+    one = _with_boilerplate(Config(), None, 0.6).boilerplate
+    assert page_threshold(one, "product", 0.1, probs, prose) == 0.6
+    for bad in (-0.1, 1.5, "high", True):
+        with pytest.raises(ConfigError):
+            Config.from_dict({"boilerplate": {"unsure_share": bad}})
 
 
 def test_marginals_are_crfsuites(tiny_model: Path) -> None:
@@ -646,6 +669,8 @@ def _gated(html: str, by_start: dict[str, float], tiny_model: Path, monkeypatch,
 
     doc = document(f"<html><body>{html}</body></html>")
     monkeypatch.setattr(Model, "marginals_own", _probabilities(by_start)(doc))
+    # (the probabilities are made up: the threshold of unsure pages, a rule of its own, off)
+    options = {"unsure_below": 0.0, **options}
     config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model), **options}})
     kept, _ = gate(doc, config.boilerplate, PageLog())
     return [" ".join(b.text().split()) for b in kept.blocks]

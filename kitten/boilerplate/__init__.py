@@ -8,9 +8,9 @@ previous content block) or ``other`` (navigation, footers, ads ...), from a
 linear-chain CRF (``crf.py``, python-crfsuite) over the features of ``features.py``.
 
 A block is kept when its probability of being content (one minus the CRF's marginal
-probability of ``other``) is at least ``[boilerplate] keep_threshold`` (on pages of the
-kinds ``keep_thresholds`` names, the threshold given there); it then takes
-its likeliest content label. The kept blocks stay as they were (kinds, groups,
+probability of ``other``) is at least the page's threshold (``thresholds.py``:
+``[boilerplate] keep_threshold``, lower on the kinds ``keep_thresholds`` names and on
+pages the CRF is unsure of); it then takes its likeliest content label. The kept blocks stay as they were (kinds, groups,
 sources), so the tables, lists and segmentation steps read them as usual. With the unit
 rules the model was trained with (``units.py``: ``<br><br>`` paragraphs, ``<pre>``
 lines, image alt texts), the CRF labels those units and a block keeps the text of its
@@ -86,6 +86,7 @@ from kitten.boilerplate.keep_rules import (
     with_sibling_prose,
 )
 from kitten.boilerplate.reading import FIGURE, TITLE, sentence_words
+from kitten.boilerplate.thresholds import page_threshold
 from kitten.boilerplate.units import crf_units, kept_blocks
 from kitten.config import BoilerplateConfig, TablesConfig
 from kitten.document import Block, Document, Locators
@@ -141,12 +142,10 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     # a unit's content probability, and its likeliest content label (the first of equals)
     probs: list[float] = (1.0 - marginals[:, other]).tolist()
     likeliest = marginals[:, content].argmax(axis=1).tolist()
-    threshold = config.keep_threshold
-    article = doc.page_type.probabilities.get("article", 0.0) if doc.page_type is not None else 0.0
-    if article < config.keep_thresholds_article:  # (not a news page the classifier hesitates over)
-        threshold = config.thresholds_by_kind().get(page_type or "", threshold)
-    labels = [names[content[k]] if p >= threshold else "other" for p, k in zip(probs, likeliest)]
     prose = [sentence_words(t, n) for t, n in zip(texts, words)]
+    article = doc.page_type.probabilities.get("article", 0.0) if doc.page_type is not None else 0.0
+    threshold = page_threshold(config, page_type, article, probs, prose)
+    labels = [names[content[k]] if p >= threshold else "other" for p, k in zip(probs, likeliest)]
     labels = with_sibling_prose(units, labels, prose, words, probs)
     labels = with_following_prose(labels, prose, words, probs)
     cues = teaser_cues(rules)
