@@ -477,6 +477,9 @@ class _Walker:
         #: the letters of the body as far as counted (:meth:`_within_share`): a number,
         #: whether it is all of them, whether the count may stop early the next time
         self.body_letters: tuple[int, bool, bool] = (0, False, True)
+        #: the letters the page shows outside ``display:none`` elements and the letters of
+        #: its largest such element (:meth:`_outweighs_shown`)
+        self.shown_letters: tuple[int, int] | None = None
         self.hidden_classes, self.hidden_hint = _hidden_rules(tuple(config.hidden_classes))
         self.consent = _consent_rules(rules) if config.remove_consent else None
         # a quick search for any menu pattern or consent name in an element's names, in
@@ -531,7 +534,7 @@ class _Walker:
             if main is not None:
                 if letters <= HIDDEN_SHOWN_SHARE * _letters(main):
                     return "hidden"
-            elif self._within_share(letters, HIDDEN_SHOWN_SHARE):
+            elif self._within_share(letters, HIDDEN_SHOWN_SHARE) and not self._outweighs_shown(letters):
                 return "hidden"
             self.doc.removals_kept.append((self.doc.locate(el), "kept-hidden-container", "display:none but holds over "
                                            f"{HIDDEN_SHOWN_SHARE:.0%} of the {'main element' if main is not None else 'page'}'s"
@@ -572,6 +575,23 @@ class _Walker:
                                            f"holds most of the page's text (over {share:.0%})"))
             return None
         return "menu"
+
+    def _outweighs_shown(self, letters: int) -> bool:
+        """Whether a ``display:none`` element of ``letters`` letters is the page's largest
+        and holds at least :data:`HIDDEN_SHOWN_SHARE` of its letters and of what the page
+        shows (outside every ``display:none`` element; counted once a page): a shop that
+        hides its whole product in a wrapper a script shows, beside mega menus hidden the
+        same way that together outweigh it in the body's letters."""
+        if self.shown_letters is None:
+            sizes = [_letters(e) for e in self.body.iter() if e.tag.__class__ is str and self._display_none(e)
+                     and not any(self._display_none(a) for a in e.iterancestors())]
+            self.shown_letters = (max(0, _letters(self.body) - sum(sizes)), max(sizes, default=0))
+        shown, largest = self.shown_letters
+        return letters >= largest and letters >= HIDDEN_SHOWN_SHARE * (letters + shown)
+
+    def _display_none(self, el) -> bool:
+        style = el.get("style")
+        return bool(style) and "display" in style and self._display(style) == "none"
 
     def _within_share(self, letters: int, share: float | None = None) -> bool:
         """``letters <= share * (the body's letters)`` (default share: ``menu_max_share``), the body counted only as

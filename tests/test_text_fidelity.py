@@ -108,6 +108,21 @@ def test_hidden_tab_panels_are_read() -> None:
     assert [e.kind for e in events(html)].count("kept-tab-panel") == 2
 
 
+def test_a_product_shown_by_a_script_beside_bigger_hidden_menus_is_kept() -> None:
+    """A shop hides its whole product in a wrapper a script shows, and hides mega menus
+    that outweigh it in the body's letters: the wrapper holds most of what the page shows
+    besides, so it is read; the menus stay out."""
+    menu = "".join(f"<li>Category number {i} of the shop with its name</li>" for i in range(12))
+    product = ("<h1>Almond thins</h1>" + "<p>Our family created these crunchy almond crisps for "
+               "special occasions and get-togethers, baked in small batches.</p>" * 6)
+    menus = f"<ul style='display:none'>{menu}</ul>" * 3  # together more letters than the product
+    html = (f"<div class='header'><a href='/'>Shop</a>{menus}</div>"
+            f"<div class='defer-block' style='display: none'>{product}</div>")
+    assert "Almond thins." in lines(html)
+    assert not any("Category number" in line for line in lines(html))
+    assert "kept-hidden-container" in [e.kind for e in events(html)]
+
+
 def test_a_page_shown_by_a_script_from_display_none_is_kept_and_a_hidden_copy_is_not() -> None:
     """A shop's lock-down app sends the whole page in a display:none element a script shows;
     a page's Markdown copy for machines, a collapsed menu stay out."""
