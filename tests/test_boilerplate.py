@@ -676,6 +676,17 @@ def _gated(html: str, by_start: dict[str, float], tiny_model: Path, monkeypatch,
     return [" ".join(b.text().split()) for b in kept.blocks]
 
 
+def test_an_author_box_under_an_article_is_dropped(tiny_model: Path, monkeypatch) -> None:
+    """A writer's biography in an author box is not the article's text; an author's own
+    page, all biography, keeps it."""
+    bio = ("<div class='saboxplugin-wrap'><div class='author-bio'><p>Irene is an experienced writer with "
+           "five years of experience in the tech and food niches, and she loves gaming.</p></div></div>")
+    probs = {"Drivers": 0.9, "The council": 0.9, "Irene": 0.9}
+    assert not any(t.startswith("Irene") for t in _gated(f"<article>{BODY * 3}</article>{bio}", probs, tiny_model,
+                                                         monkeypatch))
+    assert _gated(bio, probs, tiny_model, monkeypatch)[0].startswith("Irene")
+
+
 LEAD = "<p>The mayor said on Monday that the bridge over the river would be closed for repairs until June.</p>"
 BODY = ("<p>Drivers will have to use the ring road, which adds about twenty minutes to the trip into town.</p>"
         "<p>The council expects the repairs to cost less than the new bridge it had planned to build.</p>")
