@@ -328,7 +328,9 @@ class BoilerplateConfig:
     #: of each other. It keeps a little more noise on old pages the classifier reads as
     #: listings (Dragnet 0.919 -> 0.916; every other set within 0.002).
     unsure_below: float = 0.8
+    #: ... the share of that probability the threshold is at most on such a page ...
     unsure_share: float = 0.4
+    #: ... and the least it is lowered to there.
     unsure_floor: float = 0.05
     #: Keep every data table whole (the tables step's data/layout classifier decides):
     #: its short cells look like navigation to the CRF, which dropped most Wikipedia
