@@ -129,7 +129,7 @@ fail:
 }
 
 /* ---- the walk ----------------------------------------------------------------------- */
-enum { L_OTHER, L_BR, L_Q, L_IMG, L_ABBR };
+enum { L_OTHER, L_BR, L_Q, L_IMG, L_ABBR, L_BUTTON };
 
 typedef struct {
     xmlNode *node;
@@ -152,6 +152,7 @@ typedef struct {
     PyObject *display, *hidden, *container, *remove, *quoted, *abbreviation;
     PyObject *block_type, *alt_type, *br, *ignorable_search, *ignorable_sub, *empty;
     PyObject *open_quote, *close_quote;
+    PyObject *space; /* " ": around a button's label (a box of its own on screen) */
     int img_alt, expand, named; /* named: a menu pattern or consent rules are configured */
     PyObject *hidden_classes;   /* tuple of str: literal substrings */
     const char **hidden_utf8; Py_ssize_t n_hidden; /* their UTF-8 strings */
@@ -589,6 +590,7 @@ static int start(state *s, xmlNode *node, PyObject *original_fn) {
             else if (strcmp(name, "q") == 0) which = L_Q;
             else if (strcmp(name, "img") == 0) which = L_IMG;
             else if (strcmp(name, "abbr") == 0 || strcmp(name, "acronym") == 0) which = L_ABBR;
+            else if (strcmp(name, "button") == 0) which = L_BUTTON;
         }
         context c = {node, 0, 0, which, NULL, NULL, group};
         if (push_ctx(s, c) < 0) goto done;
@@ -604,6 +606,8 @@ static int start(state *s, xmlNode *node, PyObject *original_fn) {
             if (!quoted && add(s, s->open_quote) < 0) goto done;
         } else if (which == L_IMG && s->img_alt) {
             if (add_alt(s, node) < 0) goto done;
+        } else if (which == L_BUTTON) {
+            if (add(s, s->space) < 0) goto done;
         }
     }
     if (add_text(s, textOf(node)) < 0) goto done;
@@ -627,6 +631,8 @@ static int end(state *s, xmlNode *node) {
             }
         } else if (c.local == L_Q) {
             if (s->qmarks[--s->n_q]) r = add(s, s->close_quote);
+        } else if (c.local == L_BUTTON) {
+            r = add(s, s->space);
         } else if (c.local == L_ABBR && s->expand) {
             PyObject *el = proxy(s, node), *text = NULL;
             if (el) {
@@ -664,6 +670,7 @@ static void clear_state(state *s) {
     Py_XDECREF(s->block);
     Py_XDECREF(s->blocks);
     Py_XDECREF(s->empty);
+    Py_XDECREF(s->space);
 }
 
 static PyObject *walk(PyObject *self, PyObject *args) {
@@ -692,11 +699,12 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     Py_DECREF(root);
     Py_INCREF(s.blocks);
     s.empty = PyUnicode_New(0, 0);
+    s.space = PyUnicode_FromString(" ");
     int ok = 0;
     s.always_named = s.name_literals == Py_None;
     Py_ssize_t left_out = s.always_named ? 0 : utf8_strings(s.name_literals, &s.literals_utf8, &s.n_literals);
     if (left_out > 0) s.always_named = 1;
-    if (!s.empty || left_out < 0 || utf8_strings(s.hidden_classes, &s.hidden_utf8, &s.n_hidden) < 0 ||
+    if (!s.empty || !s.space || left_out < 0 || utf8_strings(s.hidden_classes, &s.hidden_utf8, &s.n_hidden) < 0 ||
         ignorable_ranges(&s, ranges) < 0) {
         clear_state(&s);
         return NULL;

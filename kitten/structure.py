@@ -768,6 +768,8 @@ class _Walker:
                         alt = (el.get("alt") or "").strip()
                         if alt:
                             add(AltText(f" {alt} "))
+                    elif local == "button":
+                        add(" ")  # a button is a box of its own on screen: "Python Go", not "PythonGo"
                 text = el.text
                 if text:
                     if run[0] is None:
@@ -789,6 +791,8 @@ class _Walker:
                     elif local == "q":
                         if q_marks.pop():
                             add(quotes[1])
+                    elif local == "button":
+                        add(" ")
                     elif local in ("abbr", "acronym") and config.expand_abbreviations:
                         expansion = self._expansion(local, el)
                         if expansion is not None:
@@ -807,11 +811,12 @@ class _Walker:
 
 #: A page with what the C walk must read as the Python walk does: blocks in inline
 #: content, groups, skipped and hidden elements, a menu and a consent banner, quotes,
-#: abbreviations, images, line breaks, comments, renamed elements, ignorable characters.
+#: abbreviations, images, buttons, line breaks, comments, renamed elements, ignorable characters.
 PROBE_PAGE = f"""<html xmlns="{_NS[1:-1]}"><head><title>t</title></head><body>top <b>text</b>
 <div class="kitten-article"><h2>Head­ ing</h2><p>One <q>quoted</q> and <q>"own"</q> <abbr
 title="World Health Organization">WHO</abbr>, <abbr title="World Health Organization">WHO</abbr>
-<abbr title="2020-01-01">then</abbr>.<br/>Next line<!-- c --> tail <img alt=" pic " src="a"/></p>
+<abbr title="2020-01-01">then</abbr>.<br/>Next line<!-- c --> tail <img alt=" pic " src="a"/><button
+>One</button><button>Two</button></p>
 <span style="display: block">spanned</span><div style="display:none">gone</div><span
 style="visibility:hidden">unseen</span><span class="sortkey">key</span><script>x()</script>
 <ul id="mainMenu"><li><a href="/">Home</a></li><li><a href="/b">About</a><script

@@ -95,6 +95,13 @@ def test_a_hidden_wrapper_holding_the_page_is_kept() -> None:
     assert "kept-hidden-container" in [e.kind for e in events(html)]
 
 
+def test_buttons_side_by_side_are_not_glued() -> None:
+    """A button is a box of its own on screen: a tab list's labels, written side by side
+    with nothing between them, are words apart (one walk in C, one in Python, the same)."""
+    html = "<p>Pick one:<button>Python</button><button>Node.js</button><button>Go</button>and run it.</p>"
+    assert lines(html) == ["Pick one: Python Node.js Go and run it."]
+
+
 def test_hidden_tab_panels_are_read() -> None:
     """A tab panel is one click away (the other languages of a code sample, a product's
     specifications): read while hidden, logged; a hidden dropdown named for tabs is not."""
