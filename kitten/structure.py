@@ -429,7 +429,9 @@ APP_SHELL_SCRIPT = 2000
 def _app_shell(root, doc: Document, log: PageLog) -> None:
     """Log a page whose blocks hold fewer than :data:`APP_SHELL_LETTERS` letters while a
     script holds :data:`APP_SHELL_SCRIPT` characters or more (its content likely in the
-    script's data, e.g. ``__NEXT_DATA__``: not read)."""
+    script's data, e.g. ``__NEXT_DATA__``: not read), and a page that shows no text at
+    all (``no-text``: a splash page, a forum's page its scripts fill in; its description,
+    when it has one, is in the metadata): an empty output is never silent."""
     letters = 0
     for block in doc.blocks:
         letters += sum(_alnum(x) for x in block.inlines if isinstance(x, str))
@@ -440,6 +442,10 @@ def _app_shell(root, doc: Document, log: PageLog) -> None:
         log.add("structure", "app-shell",
                 f"the page shows {letters} letters of text but a script holds {longest} characters: "
                 "an app shell whose content is in its scripts' data (not read)")
+    elif not letters:
+        described = " (its description is in the metadata)" if doc.metadata.description else ""
+        log.add("structure", "no-text", f"the page shows no text{described}: a splash page or one its "
+                                        "scripts fill in")
 
 
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

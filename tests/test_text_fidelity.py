@@ -95,6 +95,17 @@ def test_a_hidden_wrapper_holding_the_page_is_kept() -> None:
     assert "kept-hidden-container" in [e.kind for e in events(html)]
 
 
+def test_a_page_without_text_says_so() -> None:
+    """A forum's splash page whose posts a script loads: no text, and the log says why
+    (never a silent empty output); a page with text does not get the event."""
+    html = ("<html><head><meta name='description' content='I have nothing smart in my apartment.'/></head>"
+            "<body><div id='app'><img src='logo.png'/></div></body></html>")
+    assert lines(html) == []
+    found = [e for e in events(html) if e.kind == "no-text"]
+    assert len(found) == 1 and "description is in the metadata" in found[0].message
+    assert "no-text" not in [e.kind for e in events("<p>Some text.</p>")]
+
+
 def test_buttons_side_by_side_are_not_glued() -> None:
     """A button is a box of its own on screen: a tab list's labels, written side by side
     with nothing between them, are words apart (one walk in C, one in Python, the same)."""
