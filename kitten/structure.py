@@ -316,6 +316,8 @@ def _name_literals(patterns: tuple[str, ...], consent: tuple | None) -> tuple[st
 #: hidden tabs, comments and duplicates (55-61%; Dragnet 441: 1,300 words of a 129-word gold)
 HIDDEN_SHOWN_LETTERS = 200
 HIDDEN_SHOWN_SHARE = 0.8
+#: the elements of a subtree whose inline style mentions ``display`` (one XPath call)
+_STYLED = etree.XPath(".//*[contains(@style, 'display')]")
 
 #: a tab panel a reader opens with one click (``role="tabpanel"``, Bootstrap's and other
 #: frameworks' tab panes): its text is read even while ``display:none`` or ``hidden``. The
@@ -589,8 +591,16 @@ class _Walker:
         hides its whole product in a wrapper a script shows, beside mega menus hidden the
         same way that together outweigh it in the body's letters."""
         if self.shown_letters is None:
-            sizes = [_letters(e) for e in self.body.iter() if e.tag.__class__ is str and self._display_none(e)
-                     and not any(self._display_none(a) for a in e.iterancestors())]
+            # the blocks read so far are shown: most pages stop here, the walk having met
+            # more text than a hidden element so large would leave to the rest
+            so_far = 0
+            for block in self.doc.blocks:
+                so_far += sum(_alnum(x) for x in block.inlines if isinstance(x, str))
+            if letters < HIDDEN_SHOWN_SHARE * (letters + so_far):
+                return False
+            hidden = [e for e in _STYLED(self.body) if self._display_none(e)]
+            outer = set(hidden)
+            sizes = [_letters(e) for e in hidden if outer.isdisjoint(e.iterancestors())]
             self.shown_letters = (max(0, _letters(self.body) - sum(sizes)), max(sizes, default=0))
         shown, largest = self.shown_letters
         return letters >= largest and letters >= HIDDEN_SHOWN_SHARE * (letters + shown)
