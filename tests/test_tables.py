@@ -62,6 +62,72 @@ def test_grid_places_spans_as_the_html_table_model():
     assert g.slots[1][0].text == "a"
 
 
+_TABLE_PAGES = [
+    "<table><caption>Sizes <b>2024</b></caption><thead><tr><th>Name</th><th>A</th></tr></thead><tbody>"
+    "<tr><th>x</th><td>1<!--c--></td></tr><tr><td><p>one</p><p>two</p></td></tr><tr></tr></tbody>"
+    "<tbody><tr><td>a<br>b</td><td><ul><li>i</li><li>j</li></ul> tail</td><td>\u00a0 3 </td></tr></tbody>"
+    "<tfoot><tr><td>Source: us</td></tr></tfoot></table>",
+    "<table><tr><th>Name</th>" + "".join(f"<th>C{c}</th>" for c in range(6)) + "</tr>"
+    + "".join(f"<tr><th>Item {r}</th>" + "".join(f"<td>{r * c}</td>" for c in range(6 - r % 3)) + "</tr>"
+              for r in range(12)) + "</table><table><tr><td>a</td><td colspan=2>b</td></tr></table>",
+]
+
+
+def _table_pages() -> list[str]:
+    """Pages with tables: real ones (the shared Wikipedia table pages, else the generated
+    stand-ins) and made-up ones (captions, row groups, ragged and empty rows, a cell of
+    paragraphs, of a list, of a line break, comments, a span)."""
+    paths = sorted((CORPORA / "wikipedia-tables").rglob("*.html"))[:15] if AVAILABLE else fixture_pages()
+    return [p.read_text(encoding="utf-8") for p in paths] + _TABLE_PAGES
+
+
+def test_a_grid_without_spans_is_the_grid_placed_cell_by_cell():
+    """``build_grid`` gives a table without spans the grid of ``_plain_grid`` (made in C
+    loops): the same as ``_placed_grid`` (cell by cell, the HTML table model), cell for
+    cell and slot for slot."""
+    from kitten.tables.grid import _HAS_SPANS, _placed_grid, _plain_grid, row_elements
+
+    def fields(g):
+        cells = [(c.row, c.col, c.rowspan, c.colspan, c.tag, c.section, c.element, c.text, c.type, c.index)
+                 for c in g.cells]
+        slots = [[None if c is None else c.index for c in row] for row in g.slots]
+        return cells, slots, g.n_rows, g.n_cols, g.rows, g.caption, g.clipped, g.spanning
+
+    plain = 0
+    for html in _table_pages():
+        for tb in leaf_tables(_doc(html)):
+            rows = row_elements(tb.element)
+            if _HAS_SPANS(tb.element):
+                continue
+            grid = _plain_grid(tb.element, rows, 100)
+            assert fields(grid) == fields(_placed_grid(tb.element, rows, 100, 100)) == fields(build_grid(tb.element))
+            if grid.n_cols > 1:
+                with pytest.raises(GridTooLarge):
+                    _plain_grid(tb.element, rows, grid.n_cols - 1)
+            plain += 1
+    assert plain > 10
+
+
+def test_the_cells_of_a_run_of_blocks_are_read_as_block_by_block(monkeypatch):
+    """``leaf_tables`` reads a run of plain cell blocks in C loops (``_add_cells``): the
+    same texts, line breaks, captions and block ranges as block by block."""
+    import kitten.tables.collect as collect
+
+    def found(html):
+        return [(tb.element, tb.first, tb.last, tb.index, tb.embedded, list(tb.cell_text.items()),
+                 list(tb.cell_breaks.items()), tb.caption) for tb in leaf_tables(doc)]
+
+    runs = 0
+    for html in _table_pages():
+        doc = _doc(html)
+        fast = found(html)
+        with monkeypatch.context() as m:
+            m.setattr(collect, "_add_cells", lambda tb, run: False)
+            assert found(html) == fast
+        runs += bool(fast)
+    assert runs > 10
+
+
 def test_rowspan_zero_extends_to_the_end_of_its_row_group():
     g = _grid("<table><thead><tr><th>h</th><th>k</th></tr></thead><tbody><tr><td rowspan=0>x</td><td>1</td></tr>"
               "<tr><td>2</td></tr><tr><td>3</td></tr></tbody></table>")
@@ -200,6 +266,22 @@ def test_separators_are_settings():
 
 
 # ---- heuristics ------------------------------------------------------------------------------
+
+def test_the_values_of_a_row_with_one_row_header_read_as_value_by_value():
+    """``_values`` (the values of a row whose headers are all left of them, the separators
+    joined once per row) writes each as the general case does: ``column ; row: value``,
+    without the column or the row header where it is empty, the text alone with neither."""
+    from kitten.tables.clauses import _values
+
+    def one(column, row_header, text):
+        label = column + " ; " + row_header if column and row_header else column or row_header
+        return f"{label}: {text}" if label else text
+
+    columns, texts = ["Age", "", "Town - Now", ""], ["3", "x", "Oslo", ""]
+    for row_header in ("Anna", "", "A - B"):
+        assert _values(columns, iter(texts), row_header, " ; ", ": ") == \
+            [one(c, row_header, t) for c, t in zip(columns, texts)]
+
 
 def test_thema_on_a_narrow_cell_is_a_header():
     v = view(_typed("<table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>",

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from operator import attrgetter
 
 from kitten.config import TablesConfig
 from kitten.tables.grid import Cell, Grid
@@ -180,6 +181,7 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
     # the separator before the value
     known: dict[tuple[int, int], dict[tuple[int, int], str]] = {}
     value_sep, header_sep, level_sep = config.value_separator, config.header_separator, config.level_separator
+    cell_sep = config.cell_separator
 
     def headers_over(run: range, col: int, span: int) -> str:
         in_run = known.setdefault((run.start, run.stop), {})
@@ -208,6 +210,7 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
                 out.append(Clause(r, c.text, "note"))
         if is_header_row[r] or not data:
             continue
+        prefix = "".join(x + config.thema_separator for x in (thema, group) if x)
         parts = []
         for h in headers:  # the entity with the name of its column ("Name: Anna Meares (AUS)")
             corner = headers_over(runs[h.row], h.col, h.colspan)
@@ -219,25 +222,41 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         # rank before the name): the same for every value with as many headers left of it
         # (or, with none, right of it), joined once per row and count, not once per value
         header_cols = sorted(h.col for h in headers)
+        keys = [(d.col, d.colspan) for d in data]  # each value's columns
+        for col, span in set(keys).difference(in_run):
+            headers_over(run, col, span)
+        columns = list(map(in_run.__getitem__, keys))
+        if not headers or header_cols[-1] < min(keys)[0]:  # every header left of every value: one row header
+            row_header = _join([_label(h.text) for h in headers], level_sep)
+            parts += _values(columns, map(_TEXT, data), row_header, header_sep, value_sep)
+            out.append(Clause(r, prefix + cell_sep.join(parts)))
+            continue
         row_headers: dict[int, str] = {}
-        for d in data:
-            column = in_run.get((d.col, d.colspan))
-            if column is None:
-                column = headers_over(run, d.col, d.colspan)
-            if headers:
-                left = bisect_left(header_cols, d.col)
-                count = left if left else -1 - (len(header_cols) - bisect_right(header_cols, d.col))
-                row_header = row_headers.get(count)
-                if row_header is None:
-                    bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
-                    row_header = row_headers[count] = _join([_label(h.text) for h in bound], level_sep)
-                label = column + header_sep + row_header if column and row_header else column or row_header
-            else:
-                label = column
+        for d, column in zip(data, columns):
+            left = bisect_left(header_cols, d.col)
+            count = left if left else -1 - (len(header_cols) - bisect_right(header_cols, d.col))
+            row_header = row_headers.get(count)
+            if row_header is None:
+                bound = [h for h in headers if h.col < d.col] or [h for h in headers if h.col > d.col]
+                row_header = row_headers[count] = _join([_label(h.text) for h in bound], level_sep)
+            label = column + header_sep + row_header if column and row_header else column or row_header
             parts.append(f"{label}{value_sep}{d.text}" if label else d.text)
-        prefix = "".join(x + config.thema_separator for x in (thema, group) if x)
-        out.append(Clause(r, prefix + config.cell_separator.join(parts)))
+        out.append(Clause(r, prefix + cell_sep.join(parts)))
     return out
+
+
+_TEXT = attrgetter("text")
+
+
+def _values(columns, texts, row_header: str, header_sep: str, value_sep: str) -> list[str]:
+    """``column ; row: value`` of the values of a row that share one row header (``""``:
+    none), from their column headers (``""``: none) and texts, as :func:`build_clauses`
+    writes each value (one with neither is its text alone): the separators joined once
+    per row, not once per value."""
+    if row_header:
+        both, alone = header_sep + row_header + value_sep, row_header + value_sep
+        return [f"{c}{both}{t}" if c else f"{alone}{t}" for c, t in zip(columns, texts)]
+    return [f"{c}{value_sep}{t}" if c else t for c, t in zip(columns, texts)]
 
 
 def unused_cells(grid: Grid, clauses: list[Clause]) -> list[Cell]:

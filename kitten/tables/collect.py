@@ -7,7 +7,8 @@ structure step apply), each block assigned to the nearest ``td``/``th`` above it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import groupby, islice
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from kitten.document import BR, Block, Document
@@ -74,14 +75,20 @@ def _block_text(block: Block) -> tuple[str, int]:
 
 
 def leaf_tables(doc: Document) -> list[TableBlocks]:
-    """The leaf tables that have text in ``doc``, in document order, with their blocks."""
+    """The leaf tables that have text in ``doc``, in document order, with their blocks.
+
+    The blocks come in runs of one group (a table, or a list inside a cell): each run's
+    table is looked up once, and a run of plain cells (most of a big table's blocks) is
+    read by :func:`_add_cells` in C loops (``map``, ``dict.update``), not block by block."""
     found: dict[int, TableBlocks] = {}
     leaf: dict[int, bool] = {}
     order: list[TableBlocks] = []
-    tables_above: dict[int, Any] = {}
     tables: dict[int, Any] = {}  # the table of each group element (its own when it is one), None when none
-    for i, block in enumerate(doc.blocks):
-        group = block.group
+    end = 0
+    for group, run in groupby(doc.blocks, key=_GROUP):
+        start = end
+        run = list(run)
+        end += len(run)
         if group is None:
             continue
         gid = id(group)
@@ -90,12 +97,6 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
             table = tables[gid] = group if group.tag == TABLE else _table_above(group)
         if table is None:
             continue
-        source = block.source
-        tag = source.tag
-        if tag == _TD or tag == _TH:  # most blocks of a table: a cell's own text
-            cell, caption = source, False
-        else:
-            cell, caption = _cell(source, table)
         key = id(table)
         is_leaf = leaf.get(key)
         if is_leaf is None:
@@ -104,33 +105,75 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
             continue
         tb = found.get(key)
         if tb is None:
-            parent = table.getparent()
-            embedded = False
-            while parent is not None:
-                if parent.tag == TABLE:
-                    embedded = True
-                    break
-                parent = parent.getparent()
-            tb = found[key] = TableBlocks(table, i, i, len(order), embedded)
+            tb = found[key] = TableBlocks(table, start, start, len(order), _embedded(table))
             order.append(tb)
-        tb.last = i
-        inlines = block.inlines
-        if len(inlines) == 1 and inlines[0] is not BR:  # most blocks: one run of text, no break
-            text, breaks = " ".join(inlines[0].split()), 0
-        else:
-            text, breaks = _block_text(block)
-        if caption:
-            tb.caption = f"{tb.caption} {text}".strip()
-        elif cell is not None:
-            cell_text = tb.cell_text
-            old = cell_text.get(cell)
-            if old:
-                cell_text[cell] = f"{old} {text}"
-                tb.cell_breaks[cell] += breaks + 1
-            else:
-                cell_text[cell] = text
-                tb.cell_breaks[cell] = tb.cell_breaks.get(cell, 0) + breaks
+        tb.last = end - 1
+        if not _add_cells(tb, run):
+            for block in run:
+                _add_block(tb, block, table)
     return order
+
+
+_GROUP, _SOURCE, _INLINES, _TAG = (attrgetter(a) for a in ("group", "source", "inlines", "tag"))
+_CELL_TAGS = frozenset((_TD, _TH))
+
+
+def _embedded(table) -> bool:
+    """The table sits inside another table."""
+    parent = table.getparent()
+    while parent is not None:
+        if parent.tag == TABLE:
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def _add_cells(tb: TableBlocks, run: list[Block]) -> bool:
+    """Give ``tb`` the texts of a run of blocks that are each the whole text of a cell not
+    seen before, one run of text without a line break (what :func:`_add_block` would
+    do, block by block); False, ``tb`` unchanged, when the run is not such (the caller
+    reads it block by block)."""
+    sources = list(map(_SOURCE, run))
+    if not _CELL_TAGS.issuperset(map(_TAG, sources)):
+        return False
+    inlines = list(map(_INLINES, run))
+    if not all(map((1).__eq__, map(len, inlines))):
+        return False
+    firsts = list(map(itemgetter(0), inlines))
+    if BR in firsts:  # (``Break`` compares by identity)
+        return False
+    texts = dict(zip(sources, map(" ".join, map(str.split, firsts))))
+    if len(texts) != len(sources) or not tb.cell_text.keys().isdisjoint(texts):
+        return False
+    tb.cell_text.update(texts)
+    tb.cell_breaks.update(dict.fromkeys(texts, 0))
+    return True
+
+
+def _add_block(tb: TableBlocks, block: Block, table) -> None:
+    """Add one block of ``table`` to ``tb``: its text to its cell's (or to the caption)."""
+    source = block.source
+    tag = source.tag
+    if tag == _TD or tag == _TH:  # most blocks of a table: a cell's own text
+        cell, caption = source, False
+    else:
+        cell, caption = _cell(source, table)
+    inlines = block.inlines
+    if len(inlines) == 1 and inlines[0] is not BR:  # most blocks: one run of text, no break
+        text, breaks = " ".join(inlines[0].split()), 0
+    else:
+        text, breaks = _block_text(block)
+    if caption:
+        tb.caption = f"{tb.caption} {text}".strip()
+    elif cell is not None:
+        cell_text = tb.cell_text
+        old = cell_text.get(cell)
+        if old:
+            cell_text[cell] = f"{old} {text}"
+            tb.cell_breaks[cell] += breaks + 1
+        else:
+            cell_text[cell] = text
+            tb.cell_breaks[cell] = tb.cell_breaks.get(cell, 0) + breaks
 
 
 def _cell(el, table) -> tuple[Any, bool]:
