@@ -42,29 +42,6 @@ def _table_above(el):
     return el
 
 
-def _owner(el, group, tables: dict) -> tuple[Any, Any, bool]:
-    """(nearest table, nearest cell inside it, is caption) for a block's source element.
-    ``group`` is the block's innermost list or table; ``tables`` caches the table above
-    each list group (lists outside tables, the common case, cost one lookup)."""
-    if group.tag == TABLE:
-        table = group
-    else:
-        key = id(group)
-        if key not in tables:
-            tables[key] = _table_above(group)
-        table = tables[key]
-        if table is None:
-            return None, None, False
-    while el is not None and el is not table:  # a few steps up to the table
-        tag = el.tag
-        if tag == _TD or tag == _TH:
-            return table, el, False
-        if tag == _CAPTION:
-            return table, None, True
-        el = el.getparent()
-    return table, None, False
-
-
 def _block_text(block: Block) -> tuple[str, int]:
     """The block's text, white space collapsed (a line break is a space), and its number
     of line breaks."""
@@ -177,8 +154,7 @@ def _add_block(tb: TableBlocks, block: Block, table) -> None:
 
 
 def _cell(el, table) -> tuple[Any, bool]:
-    """(nearest cell of ``table`` above ``el`` or ``el`` itself, is caption): ``_owner``
-    once the table is known."""
+    """(nearest cell of ``table`` above ``el`` or ``el`` itself, is caption)."""
     while el is not None and el is not table:  # a few steps up to the table
         tag = el.tag
         if tag == _TD or tag == _TH:
