@@ -139,6 +139,9 @@ def run_page(page: Page, config: Config, target: Target = "text", provenance: bo
             at[0] = "gate"
             doc, products["gate"] = gate(doc, config.boilerplate, log, config.rules.classifiers,
                                            config.rules.dir, config.tables, kind.label)
+            if kind.label in config.boilerplate.link_items_kept_on and config.lists.remove_link_items:
+                # the gate kept this kind's link lists as content (a documentation index)
+                config = dataclasses.replace(config, lists=dataclasses.replace(config.lists, remove_link_items=False))
         doc, sentences = _text_steps(doc, config, log, products, at)
         if not sentences and gated:
             # what the gate kept, the later steps removed (a kept link list): never an empty page

@@ -474,6 +474,26 @@ def test_threshold_of_a_page_the_crf_is_unsure_of() -> None:
             Config.from_dict({"boilerplate": {"unsure_share": bad}})
 
 
+def test_link_lists_the_gate_keeps_on_documentation_pages_stay(tiny_model: Path, monkeypatch) -> None:
+    """On a kind of page of ``link_items_kept_on`` (documentation), the link items of a list
+    the gate kept are content (a tutorial index); on the others the lists step removes
+    them as ever."""
+    import kitten.page_type
+    from kitten.page import Page
+    from kitten.page_type import PageType
+    from kitten.pipeline import run_page
+
+    html = ("<html><body><h1>Messaging quickstart</h1><p>Follow these steps to send your first message "
+            "from your new phone number with the SDK.</p><h2>Next steps</h2><ul><li><a href='/a'>Send "
+            "MMS</a></li><li><a href='/b'>Receive SMS</a></li><li><a href='/c'>Webhooks</a></li></ul>"
+            "</body></html>").encode()
+    config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model), "keep_threshold": 0.0}})
+    for kind, kept in (("documentation", True), ("article", False)):
+        monkeypatch.setattr(kitten.page_type, "classify", lambda doc, url, kind=kind: PageType(kind, 0.9, {kind: 0.9}))
+        out = run_page(Page(html, "d.html"), config, "text").output
+        assert ("Receive SMS" in out) is kept, (kind, out)
+
+
 def test_marginals_are_crfsuites(tiny_model: Path) -> None:
     """The scorer's forward-backward gives CRFsuite's marginal probabilities."""
     pytest.importorskip("pycrfsuite")
