@@ -271,7 +271,7 @@ def _sequence_literals(items: list, parser) -> tuple[str, ...] | None:
 
 
 @lru_cache(maxsize=8)
-def _consent_rules(rules: str) -> tuple[frozenset[str], tuple[str, ...], re.Pattern]:
+def consent_rules(rules: str) -> tuple[frozenset[str], tuple[str, ...], re.Pattern]:
     """The ``@names`` and ``@phrases`` of ``rules/consent.txt``, and a pattern that finds
     any of the names inside an id or class (a quick test before splitting it)."""
     names: set[str] = set()
@@ -489,7 +489,7 @@ class _Walker:
         #: its largest such element (:meth:`_outweighs_shown`)
         self.shown_letters: tuple[int, int] | None = None
         self.hidden_classes, self.hidden_hint = _hidden_rules(tuple(config.hidden_classes))
-        self.consent = _consent_rules(rules) if config.remove_consent else None
+        self.consent = consent_rules(rules) if config.remove_consent else None
         # a quick search for any menu pattern or consent name in an element's names, in
         # two searches: one pattern of both alternatives takes half as long again as the
         # two (``re`` optimizes each one alone better)

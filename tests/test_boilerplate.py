@@ -707,6 +707,20 @@ def test_an_author_box_under_an_article_is_dropped(tiny_model: Path, monkeypatch
     assert _gated(bio, probs, tiny_model, monkeypatch)[0].startswith("Irene")
 
 
+def test_a_cookie_settings_dialog_under_an_article_is_dropped(tiny_model: Path, monkeypatch) -> None:
+    """A dialog that speaks of consent (its declaration table too long for the structure
+    step's consent rule) is not the article; a dialog of the article's own is kept."""
+    rows = "".join(f"<tr><td>Cookie: _ga{i}</td><td>Duration: 1 year</td></tr>" for i in range(3))
+    dialog = ("<div role='dialog'><p>Manage cookies: we use cookies to improve your experience on this "
+              f"site.</p><table>{rows}</table></div>")
+    probs = {"Drivers": 0.9, "The council": 0.9, "Manage": 0.9, "Cookie": 0.9, "Duration": 0.9, "Zoom": 0.9}
+    kept = _gated(f"<article>{BODY * 3}</article>{dialog}", probs, tiny_model, monkeypatch)
+    assert kept and not any(t.startswith(("Manage", "Cookie")) for t in kept)
+    own = "<div role='dialog'><p>Zoom in on the map of the bridge and the ring road around the town.</p></div>"
+    assert any(t.startswith("Zoom") for t in _gated(f"<article>{BODY * 3}</article>{own}", probs, tiny_model,
+                                                     monkeypatch))
+
+
 LEAD = "<p>The mayor said on Monday that the bridge over the river would be closed for repairs until June.</p>"
 BODY = ("<p>Drivers will have to use the ring road, which adds about twenty minutes to the trip into town.</p>"
         "<p>The council expects the repairs to cost less than the new bridge it had planned to build.</p>")

@@ -1,7 +1,7 @@
 """The gate's rules that drop a unit the CRF kept, each measured on held-out sites (its
 figures in its docstring): readers' comments under an article, writers' author boxes,
-teaser lines, linked headlines of other articles, datelines, and the headline and captions when the
-configuration leaves them out."""
+cookie settings dialogs, teaser lines, linked headlines of other articles, datelines,
+and the headline and captions when the configuration leaves them out."""
 from __future__ import annotations
 
 import re
@@ -13,6 +13,7 @@ from kitten.boilerplate.reading import STOPS
 from kitten.document import Block
 from kitten.lists import link_letters
 from kitten.resources import lines
+from kitten.structure import consent_rules
 
 #: a kept unit starting with a cue of ``rules/related.txt`` ("Related:", "Lire aussi") is
 #: dropped when at least this share of its letters are in links (:func:`without_teasers`)
@@ -81,21 +82,50 @@ def without_author_boxes(units: list[Block], labels: list[str], prose: list[int]
     keeps it). Out of fold on web2025's training sites (``benchmarks/gate_folds.py``) all
     0.842 -> 0.843 (article 0.930 -> 0.931); held out 0.846 -> 0.847; Dragnet 0.916 ->
     0.917, must-drop snippets 93.3% -> 93.4%, the other sets unchanged."""
-    first = next((u.source for u in units if u.source is not None), None)
-    if first is None:
+    root = _root(units)
+    if root is None:
         return labels
-    boxes = {e for e in _AUTHOR_CANDIDATES(first.getroottree().getroot())
+    boxes = {e for e in _AUTHOR_CANDIDATES(root)
              if AUTHOR_BOX.search(f"{e.get('class') or ''} {e.get('id') or ''}".lower())}
-    if not boxes:
+    return _without_inside(units, labels, prose, boxes)
+
+
+#: the page's dialogs (``role="dialog"`` or ``alertdialog``: the normalizer's class tokens)
+_DIALOGS = etree.XPath(".//*[contains(@class, 'kitten.role-dialog') or contains(@class, 'kitten.role-alertdialog')]")
+
+
+def without_consent_dialogs(units: list[Block], labels: list[str], prose: list[int], rules: str) -> list[str]:
+    """``labels`` with the units inside a dialog that speaks of consent (a phrase of
+    ``rules/consent.txt``: a cookie settings dialog and its declaration tables, which the
+    structure step's consent rule leaves when they are long) dropped when the units kept
+    outside hold an article (:data:`ARTICLE_WORDS` words of prose)."""
+    root = _root(units)
+    if root is None:
         return labels
-    boxed = [lab != "other" and u.source is not None and (u.source in boxes or not boxes.isdisjoint(
+    phrases = consent_rules(rules)[1]
+    dialogs = {d for d in _DIALOGS(root) if any(p in " ".join("".join(d.itertext()).split()).lower() for p in phrases)}
+    return _without_inside(units, labels, prose, dialogs)
+
+
+def _root(units: list[Block]):
+    """The document element of the units' tree (None: units without elements)."""
+    first = next((u.source for u in units if u.source is not None), None)
+    return first.getroottree().getroot() if first is not None else None
+
+
+def _without_inside(units: list[Block], labels: list[str], prose: list[int], containers: set) -> list[str]:
+    """``labels`` with the kept units inside ``containers`` dropped, when the units kept
+    outside them hold :data:`ARTICLE_WORDS` words of prose or more."""
+    if not containers:
+        return labels
+    inside = [lab != "other" and u.source is not None and (u.source in containers or not containers.isdisjoint(
         u.source.iterancestors())) for u, lab in zip(units, labels)]
-    if not any(boxed):
+    if not any(inside):
         return labels
-    outside = sum(w for w, lab, b in zip(prose, labels, boxed) if lab != "other" and not b)
+    outside = sum(w for w, lab, b in zip(prose, labels, inside) if lab != "other" and not b)
     if outside < ARTICLE_WORDS:
         return labels
-    return ["other" if b else lab for lab, b in zip(labels, boxed)]
+    return ["other" if b else lab for lab, b in zip(labels, inside)]
 
 
 @lru_cache(maxsize=8)
