@@ -175,6 +175,12 @@ def text_start_python(el, limit: int) -> str:
     return " ".join("".join(parts).split())[:limit]
 
 
+def shown_text(el) -> str:
+    """The text of ``el`` outside script and style, lower case: what the consent rules
+    (here, and the gate's consent dialogs) look for their phrases in."""
+    return " ".join(_visible_text(el)).lower()
+
+
 def _visible_text(el, out: list[str] | None = None) -> list[str]:
     """The text nodes of ``el`` outside script and style, in document order."""
     out = [] if out is None else out
@@ -428,6 +434,11 @@ def _app_shell_noscripts(body, doc: Document) -> None:
 APP_SHELL_SCRIPT = 2000
 
 
+def _block_letters(block: Block) -> int:
+    """The letters and digits of a block's text (its inline strings)."""
+    return sum(_alnum(x) for x in block.inlines if isinstance(x, str))
+
+
 def _app_shell(root, doc: Document, log: PageLog) -> None:
     """Log a page whose blocks hold fewer than :data:`APP_SHELL_LETTERS` letters while a
     script holds :data:`APP_SHELL_SCRIPT` characters or more (its content likely in the
@@ -436,7 +447,7 @@ def _app_shell(root, doc: Document, log: PageLog) -> None:
     when it has one, is in the metadata): an empty output is never silent."""
     letters = 0
     for block in doc.blocks:
-        letters += sum(_alnum(x) for x in block.inlines if isinstance(x, str))
+        letters += _block_letters(block)
         if letters >= APP_SHELL_LETTERS:
             return
     longest = max((len(el.text or "") for el in root.iter(_NS + "script")), default=0)
@@ -488,6 +499,8 @@ class _Walker:
         #: the letters the page shows outside ``display:none`` elements and the letters of
         #: its largest such element (:meth:`_outweighs_shown`)
         self.shown_letters: tuple[int, int] | None = None
+        #: the blocks whose letters were counted before that, and their letters
+        self.shown_so_far: tuple[int, int] = (0, 0)
         self.hidden_classes, self.hidden_hint = _hidden_rules(tuple(config.hidden_classes))
         self.consent = consent_rules(rules) if config.remove_consent else None
         # a quick search for any menu pattern or consent name in an element's names, in
@@ -528,7 +541,7 @@ class _Walker:
 
     def _hidden(self, el, orig: str, cls: str | None, style: str | None) -> str | None:
         """Why an element that renders nothing a reader sees is left out (None: it is not)."""
-        if style and "display" in style and self._display(style) == "none":
+        if self._hides(style):
             if cls and _TAB_PANEL.search(cls):
                 self.doc.removals_kept.append((self.doc.locate(el), "kept-tab-panel",
                                                "display:none but a tab panel (shown by a click)"))
@@ -592,21 +605,23 @@ class _Walker:
         same way that together outweigh it in the body's letters."""
         if self.shown_letters is None:
             # the blocks read so far are shown: most pages stop here, the walk having met
-            # more text than a hidden element so large would leave to the rest
-            so_far = 0
-            for block in self.doc.blocks:
-                so_far += sum(_alnum(x) for x in block.inlines if isinstance(x, str))
+            # more text than a hidden element so large would leave to the rest (counted
+            # on from where the last such element left the count)
+            counted, so_far = self.shown_so_far
+            blocks = self.doc.blocks
+            so_far += sum(map(_block_letters, blocks[counted:]))
+            self.shown_so_far = (len(blocks), so_far)
             if letters < HIDDEN_SHOWN_SHARE * (letters + so_far):
                 return False
-            hidden = [e for e in _STYLED(self.body) if self._display_none(e)]
+            hidden = [e for e in _STYLED(self.body) if self._hides(e.get("style"))]
             outer = set(hidden)
             sizes = [_letters(e) for e in hidden if outer.isdisjoint(e.iterancestors())]
             self.shown_letters = (max(0, _letters(self.body) - sum(sizes)), max(sizes, default=0))
         shown, largest = self.shown_letters
         return letters >= largest and letters >= HIDDEN_SHOWN_SHARE * (letters + shown)
 
-    def _display_none(self, el) -> bool:
-        style = el.get("style")
+    def _hides(self, style: str | None) -> bool:
+        """Whether an inline style hides its element (``display:none``)."""
         return bool(style) and "display" in style and self._display(style) == "none"
 
     def _within_share(self, letters: int, share: float | None = None) -> bool:
@@ -635,7 +650,7 @@ class _Walker:
         names, phrases, _ = self.consent
         if names.isdisjoint(tokens):
             return False
-        text = " ".join(_visible_text(el)).lower()
+        text = shown_text(el)
         return _alnum(text) < 3000 and any(p in text for p in phrases)
 
     # -- what both walks (C and Python) ask of the walker: the rare cases, and those a

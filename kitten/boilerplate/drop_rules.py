@@ -13,7 +13,7 @@ from kitten.boilerplate.reading import STOPS
 from kitten.document import Block
 from kitten.lists import link_letters
 from kitten.resources import lines
-from kitten.structure import consent_rules
+from kitten.structure import consent_rules, shown_text
 
 #: a kept unit starting with a cue of ``rules/related.txt`` ("Related:", "Lire aussi") is
 #: dropped when at least this share of its letters are in links (:func:`without_teasers`)
@@ -103,8 +103,11 @@ def without_consent_dialogs(units: list[Block], labels: list[str], prose: list[i
     if root is None:
         return labels
     phrases = consent_rules(rules)[1]
-    dialogs = {d for d in _DIALOGS(root) if any(p in " ".join("".join(d.itertext()).split()).lower() for p in phrases)}
-    return _without_inside(units, labels, prose, dialogs)
+    return _without_inside(units, labels, prose, {d for d in _DIALOGS(root) if _speaks_of(shown_text(d), phrases)})
+
+
+def _speaks_of(text: str, phrases: tuple[str, ...]) -> bool:
+    return any(p in text for p in phrases)
 
 
 def _root(units: list[Block]):
