@@ -125,12 +125,15 @@ class StructureConfig:
     #: Drupal, HTML5 Boilerplate, the BBC, Jetpack's share buttons ...: "Skip to content",
     #: "(opens in a new tab)", "Image caption" before a caption), and the honeypot
     #: fields of form plugins, hidden by their style sheets (Gravity Forms' "This field is
-    #: for validation purposes and should be left unchanged.", WPForms').
+    #: for validation purposes and should be left unchanged.", WPForms'), the messages a
+    #: Webflow form shows only once sent ("Thank you! Your submission has been received!",
+    #: "Oops! Something went wrong while submitting the form.": on 14 of web2025's 859
+    #: pages, never in the gold).
     hidden_classes: tuple[str, ...] = ("sortkey", "sr-only", "sr-only-focusable", "visually-hidden", "visuallyhidden",
                                        "u-visually-hidden", "screen-reader-text", "assistive-text",
                                        "element-invisible", "off-screen", "offscreen", "offScreen",
                                        "sharing-screen-reader-text", "gform_validation_container",
-                                       "wpforms-field-hp")
+                                       "wpforms-field-hp", "w-form-done", "w-form-fail")
     #: Leave out the phrases share and link plugins write for screen readers where they
     #: stand, in whatever element ("Click to share on Twitter (Opens in new window)",
     #: "Wird in neuem Fenster geöffnet"): ``rules/<lang>/screen-reader.txt``, the phrases of

@@ -244,6 +244,16 @@ def test_form_honeypot_fields_left_out() -> None:
     assert "removed-hidden-class" in [e.kind for e in events(html)]
 
 
+def test_webflow_form_messages_left_out() -> None:
+    """A Webflow form's messages (shown by its script once the form is sent, hidden by its
+    style sheet until then) are not page text."""
+    html = ("<p>Write to us.</p><form><input name='email'></form><div class='w-form-done'><div>Thank you! Your "
+            "submission has been received!</div></div><div class='w-form-fail'><div>Oops! Something went wrong "
+            "while submitting the form.</div></div>")
+    assert lines(html) == ["Write to us."]
+    assert [e.kind for e in events(html)].count("removed-hidden-class") == 2
+
+
 def test_consent_banners_removed_cookie_recipes_kept() -> None:
     html = ("<div id='cookie-banner'><p>We use cookies to improve your experience.</p><a>Accept all</a></div>"
             "<div class='didomi-popup'><p>Nous utilisons des cookies et des traceurs.</p></div>"
