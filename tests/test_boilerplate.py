@@ -721,6 +721,19 @@ def test_a_cookie_settings_dialog_under_an_article_is_dropped(tiny_model: Path, 
                                                      monkeypatch))
 
 
+def test_a_footer_under_an_article_is_dropped(tiny_model: Path, monkeypatch) -> None:
+    """A site's legal notice in the page's ``<footer>`` (or ``role="contentinfo"``) reads
+    as prose but is not the article's; a page whose only prose is in its footer keeps it."""
+    notice = ("<footer><p>This material is not intended to replace the advice of a qualified advisor and is "
+              "for informational purposes only.</p></footer>")
+    info = ("<div role='contentinfo'><p>Investment products are not insured by any federal agency and may "
+            "lose value over time.</p></div>")
+    probs = {"Drivers": 0.9, "The council": 0.9, "This material": 0.9, "Investment": 0.9}
+    kept = _gated(f"<article>{BODY * 3}</article>{notice}{info}", probs, tiny_model, monkeypatch)
+    assert kept and not any(t.startswith(("This material", "Investment")) for t in kept)
+    assert _gated(notice, probs, tiny_model, monkeypatch)[0].startswith("This material")
+
+
 LEAD = "<p>The mayor said on Monday that the bridge over the river would be closed for repairs until June.</p>"
 BODY = ("<p>Drivers will have to use the ring road, which adds about twenty minutes to the trip into town.</p>"
         "<p>The council expects the repairs to cost less than the new bridge it had planned to build.</p>")

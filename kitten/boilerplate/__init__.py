@@ -28,8 +28,9 @@ article's kept headline and body is kept (:func:`with_captions`); every data tab
 kept whole (:func:`with_data_tables`,
 ``[boilerplate] keep_data_tables``; the tables step's own classifier decides); readers'
 comments under a kept article are dropped (:func:`without_comments`,
-``[boilerplate] drop_comments``), and so are writers' author boxes and cookie
-settings dialogs (:func:`without_author_boxes`, :func:`without_consent_dialogs`); the
+``[boilerplate] drop_comments``), and so are the page's footer, writers' author boxes
+and cookie settings dialogs (:func:`without_footers`, :func:`without_author_boxes`,
+:func:`without_consent_dialogs`); the
 page's headline and its figure captions, which
 golds disagree on, are kept unless ``[boilerplate] keep_title`` or ``keep_captions`` is
 false (:func:`without`). The
@@ -67,6 +68,7 @@ from kitten.boilerplate.drop_rules import (
     without_comments,
     without_consent_dialogs,
     without_datelines,
+    without_footers,
     without_link_lines,
     without_repeats,
     without_teasers,
@@ -168,6 +170,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
         labels = with_items(units, labels, probs, words, log)
     if config.drop_comments and page_type != "forum":
         labels = without_comments(labels, prose, [COMMENTS in f for f in own])
+    labels = without_footers(labels, prose, own)
     labels = without_author_boxes(units, labels, prose)
     labels = without_consent_dialogs(units, labels, prose, rules)
     labels = without_teasers(units, labels, texts, cues)
