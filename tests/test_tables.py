@@ -1,6 +1,7 @@
 """Tables step: grid model and its bounds, classifiers, heuristics, clauses, JSON output."""
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -616,6 +617,71 @@ def test_the_model_file_names_each_leafs_shares_once_and_reads_the_earlier_layou
     bad["trees"][1]["leaves"] = [1, 3]
     with pytest.raises(ValueError, match="leaves"):
         model_from_dict(bad)
+
+
+def test_a_model_read_from_its_cache_is_the_model_of_its_json(tmp_path, monkeypatch):
+    """The binary cache of a model file (``model.py``, ``_read_cache``) gives the arrays,
+    the features and the numbers of the JSON file it was made from, a stacked model's
+    two stages too; a damaged cache or one of other bytes is not read (the JSON is, and
+    the cache is written again), a folder that cannot be written leaves the JSON read,
+    and the features are checked either way."""
+    from kitten.tables import features as tf
+    from kitten.tables.model import Stacked, _cache_path, _read_cache, load_model
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = Path(kitten.__file__).resolve().parent.parent / "classifiers" / "cells.json"
+    path = tmp_path / "cells.json"
+    path.write_bytes(source.read_bytes())
+
+    def fresh(p=path, expected=tf.CELL_FEATURES, context=tf.CONTEXT_FEATURES):
+        load_model.cache_clear()
+        return load_model(str(p), expected, context)
+
+    def arrays(m):
+        return [(t.left, t.right, t.feature, t.threshold, t.leaves, t.shares, t.n_classes) for t in m.trees]
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    reference = model_from_dict(json.loads(path.read_text()))
+    first = fresh()  # the JSON parsed, the cache written
+    cache = _cache_path("cells", digest)
+    assert cache.is_file() and _read_cache("cells", digest) is not None
+    second = fresh()  # read from the cache
+    xs = [[float((i * 7 + j * 3) % 11) / (j + 1) for j in range(len(reference.features))] for i in range(200)]
+    for m in (first, second):
+        assert (m.features, m.classes) == (reference.features, reference.classes)
+        assert arrays(m) == arrays(reference)
+        assert m.proba_many(xs) == reference.proba_many(xs) and m.python_proba(xs[3]) == reference.python_proba(xs[3])
+    damaged = bytearray(cache.read_bytes())
+    damaged[-5] ^= 0xFF
+    cache.write_bytes(bytes(damaged))
+    assert _read_cache("cells", digest) is None
+    assert arrays(fresh()) == arrays(reference) and _read_cache("cells", digest) is not None  # written again
+    cache.write_bytes(cache.read_bytes()[:1000])  # cut short
+    assert _read_cache("cells", digest) is None and arrays(fresh()) == arrays(reference)
+    with pytest.raises(ValueError, match="retrain"):  # the features checked on the cached model too
+        fresh(expected=("not", "the", "features"))
+    # a file of other bytes is another cache
+    edited = json.loads(path.read_text())
+    edited["trees"][0]["threshold"][0] += 1.0
+    path.write_text(json.dumps(edited))
+    assert arrays(fresh()) == arrays(model_from_dict(edited)) != arrays(reference)
+    # a stacked model: both stages cached
+    stacked = {"kind": "stacked", "stage1": {**json.loads(source.read_text()), "features": ["a", "b"]},
+               "stage2": {"features": ["a", "b", "p"], "classes": ["x", "y"], "trees": [
+                   {"left": [1, -1, -1], "right": [2, -1, -1], "feature": [2, 0, 0], "threshold": [0.5, 0, 0],
+                    "value": [[], [1.0, 0.0], [0.0, 1.0]]}]}}
+    stacked["stage1"]["trees"] = stacked["stage1"]["trees"][:2]
+    for t in stacked["stage1"]["trees"]:
+        t["feature"] = [min(f, 1) for f in t["feature"]]
+    spath = tmp_path / "stacked.json"
+    spath.write_text(json.dumps(stacked))
+    a, b = fresh(spath, ("a", "b"), ("p",)), fresh(spath, ("a", "b"), ("p",))
+    assert isinstance(b, Stacked) and _cache_path("stacked", hashlib.sha256(spath.read_bytes()).hexdigest()).is_file()
+    assert [arrays(x.stage1) + arrays(x.stage2) for x in (a, b)][0] == arrays(b.stage1) + arrays(b.stage2)
+    # a cache folder that cannot be written: the JSON is read every time
+    monkeypatch.setenv("XDG_CACHE_HOME", str(path))  # a file, not a folder
+    assert arrays(fresh()) == arrays(model_from_dict(edited))
+    load_model.cache_clear()
 
 
 def test_the_c_cell_markup_counts_as_the_python_walk():
