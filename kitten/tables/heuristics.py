@@ -103,11 +103,14 @@ def header_row(v: TableView) -> int:
 def numeric_th(v: TableView) -> int:
     g = v.grid
     numeric_data_above: dict[int, int] = {}  # column -> first row with numeric data
+    types = v.types
     for c in g.cells:
-        if c.type == "data" and v.types[c.index] == "numeric":
-            numeric_data_above[c.col] = min(numeric_data_above.get(c.col, c.row), c.row)
+        if c.type == "data" and types[c.index] == "numeric":
+            first = numeric_data_above.get(c.col)
+            if first is None or c.row < first:
+                numeric_data_above[c.col] = c.row
     changes = [c for c in g.cells if c.tag == "th" and c.col > 0 and c.type == "header"
-               and v.types[c.index] == "numeric" and numeric_data_above.get(c.col, c.row) < c.row]
+               and types[c.index] == "numeric" and numeric_data_above.get(c.col, c.row) < c.row]
     for c in changes:
         c.type = "data"
     return len(changes)
