@@ -461,6 +461,46 @@ def test_the_c_forest_reads_blocks_of_rows_as_the_python_evaluator():
         stage1.proba_many(bad)
 
 
+def test_the_c_forest_reads_feature_columns_of_lists_as_of_arrays():
+    """``predict_columns`` reads a feature column's values and indexes from lists (numbers,
+    ints, bools) as from ``array("d")`` and ``array("i")``: the same classes and
+    probabilities as the Python evaluator of the expanded vectors; an index that is no
+    int, outside its values, or a column of another length is an error."""
+    from array import array
+
+    from kitten.tables.model import expand_columns
+
+    tree = {"left": [1, 3, -1, -1, -1], "right": [2, 4, -1, -1, -1], "feature": [0, 1, 0, 0, 0],
+            "threshold": [0.5, 2.5, 0.0, 0.0, 0.0],
+            "value": [[], [], [0.25, 0.75], [1.0, 0.0], [0.0, 1.0]]}
+    m = model_from_dict({"kind": "forest", "features": ["a", "b", "c"], "classes": ["x", "y"], "trees": [tree] * 3})
+    if m.packed is None:
+        pytest.skip("kitten.tables._forest is not built")
+    n = 9
+    flags = [float(i % 2) for i in range(n)]
+    rows = [i // 3 for i in range(n)]
+    kinds = [i % 3 for i in range(n)]
+    per_row = [1.0, 2.0, 3.0]
+    by_kind = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]  # row * 3 + kind
+    as_lists = [flags, (per_row, rows), (by_kind, rows, kinds, 3)]
+    as_arrays = [array("d", flags), (array("d", per_row), array("i", rows)),
+                 (array("d", by_kind), array("i", rows), array("i", kinds), 3)]
+    mixed = [[i % 2 == 1 for i in range(n)], ([1, 2, 3], array("i", rows)), (array("d", by_kind), rows, kinds, 3)]
+    python = m.predict_many(expand_columns(n, as_arrays))
+    assert expand_columns(n, as_lists) == expand_columns(n, as_arrays)
+    for columns in (as_lists, as_arrays, mixed):
+        assert m.predict_columns(n, columns) == python
+        assert m.label_columns(n, columns) == [label for label, _ in python]
+    with pytest.raises(TypeError):
+        m.predict_columns(n, [flags, (per_row, [0.0] * n), 1.0])
+    with pytest.raises(IndexError):
+        m.predict_columns(n, [flags, (per_row, [5] * n), 1.0])
+    with pytest.raises(ValueError):
+        m.predict_columns(n, [flags[:-1], (per_row, rows), 1.0])
+    with pytest.raises(ValueError):
+        m.predict_columns(n, [flags, (per_row, rows[:-1]), 1.0])
+
+
 def test_the_c_forest_lays_out_any_node_order_and_rejects_a_cycle():
     """The C evaluator copies each tree in preorder (a left child after its parent): a
     tree whose arrays hold a right child first, or whose root is not node 0, gives

@@ -652,9 +652,10 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     ``Model.predict_columns`` reads in C, ``kitten/tables/_forest.c``; expanded by
     ``model.expand_columns`` it is the same vectors, number for number, as
     ``tests/test_tables.py`` and ``benchmarks/same_table_features.py --columns`` check).
-    Each feature is a number (the same for every cell), an ``array("d")`` of a value per
-    cell, or a value of the cell's row, column, text or row and text type looked up by an
-    index per cell: a value of a row is computed once per row, not once per cell, and a
+    Each feature is a number (the same for every cell), a list (or an ``array("d")``) of
+    a value per cell, or a value of the cell's row, column, text or row and text type
+    looked up by an index per cell (lists of numbers and ints, which the C forest reads
+    once each: an ``array`` made of a list costs several times as much): a value of a row is computed once per row, not once per cell, and a
     text's length, words and type once per distinct text. Per cell only a few lists are
     made, with C loops (``map``, slices) where they can: in a full grid (no span, no
     hole: ``Grid.full``) a row or column is a slice of the cells' lists and the
@@ -674,19 +675,19 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         return array("d", bytes(8 * size))
 
     def by(values, index) -> tuple:
-        return array("d", values), index
+        return (values if type(values) is list else list(values)), index
 
     text = list(map(_TEXT, cells))
     row = list(map(_ROW, cells))
     col = list(map(_COL, cells))
-    row_i, col_i = array("i", row), array("i", col)
+    row_i, col_i = row, col
     spans = bool(g.spanning)
     # each distinct text once (the view's numbers): its length, words, key (case and
     # spaces ignored), type
     text_of = v.text_of
-    text_i = array("i", text_of)
+    text_i = text_of
     distinct = list(v.text_ids)
-    type_i = array("i", list(map(_TYPE_CODE.__getitem__, types)))
+    type_i = list(map(_TYPE_CODE.__getitem__, types))
     key_d = [" ".join(t.lower().split()) if t else "" for t in distinct]
     key_ids: dict[str, int] = {}
     key_of_text = [key_ids.setdefault(k, len(key_ids)) for k in key_d]
@@ -841,10 +842,10 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         below_empty = [-1.0 if b >= rows_total else (1.0 if slots[b][j] is None or not slots[b][j].text else 0.0)
                        for b, j in zip(below, col)]
     if spans:
-        below_i = array("i", [c.row + c.rowspan for c in cells])
-        rowspan = array("d", [c.rowspan for c in cells])
-        colspan = array("d", [c.colspan for c in cells])
-        full_width = array("d", [1.0 if c.colspan >= n_cols and n_cols > 1 else 0.0 for c in cells])
+        below_i = [c.row + c.rowspan for c in cells]
+        rowspan = [c.rowspan for c in cells]
+        colspan = [c.colspan for c in cells]
+        full_width = [1.0 if c.colspan >= n_cols and n_cols > 1 else 0.0 for c in cells]
         last_row = by([1.0 if b >= rows_total else 0.0 for b in range(rows_total + 1)], below_i)
         rows_below = by([rows_total - b for b in range(rows_total + 1)], below_i)
     else:  # below a cell is the next row
@@ -854,16 +855,16 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         rows_below = by([rows_total - (r + 1) for r in range(rows_total)], row_i)
     sections = set(map(_SECTION_OF, cells))
     section = _SECTION.get(next(iter(sections)), 0.0) if len(sections) == 1 else \
-        array("d", [_SECTION.get(c.section, 0.0) for c in cells])
+        [_SECTION.get(c.section, 0.0) for c in cells]
     nonzero = {el: b for el, b in breaks.items() if b}
-    breaks_col = array("d", [nonzero.get(c.element, 0) for c in cells]) if nonzero else 0
+    breaks_col = [nonzero.get(c.element, 0) for c in cells] if nonzero else 0
     emphasis, image, link = zeros(n), zeros(n), zeros(n)
     for i in marked:
         m = marks[i]
         emphasis[i] = min(1.0, m.emphasis_chars / length[i]) if length[i] else 0.0
         image[i] = 1.0 if m.images > 0 else 0.0
         link[i] = 1.0 if links[i] else 0.0
-    below_top_i = array("i", below_top)
+    below_top_i = list(map(int, below_top))
 
     def sparse(values: list) -> array:
         out = zeros(n)
@@ -877,24 +878,24 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         by([1.0 if r == top_row else 0.0 for r in range(rows_total)], row_i),
         by([1.0 if j == 0 else 0.0 for j in range(cols_total)], col_i),
         last_row, rowspan, colspan, full_width,
-        by(row_merged, row_i), by(col_merged, col_i), breaks_col, array("d", thf), emphasis,
+        by(row_merged, row_i), by(col_merged, col_i), breaks_col, thf, emphasis,
         *(by([1.0 if code == x else 0.0 for code in range(k_types)], type_i) for x in range(4)),
         by(list(map(len, distinct)), text_i), by(words_d, text_i), link,
         (row_agree, row_i, type_i, k_types), (col_agree, col_i, type_i, k_types),
         by(row_th, row_i), by(col_th, col_i), by(row_empty, row_i), by(col_empty, col_i),
-        array("d", above_th), array("d", left_th),
+        above_th, left_th,
         section, by([1.0 if t.endswith(":") else 0.0 for t in distinct], text_i), table_th, rows_total, cols_total,
         first_text,
-        (array("d", [0.0] * cols_total + [1.0 if x else 0.0 for x in top_text]), below_top_i, col_i, cols_total),
-        (array("d", [0.0] * cols_total + [1.0 if x else 0.0 for x in top_strong_col]), below_top_i, col_i,
+        ([0.0] * cols_total + [1.0 if x else 0.0 for x in top_text], below_top_i, col_i, cols_total),
+        ([0.0] * cols_total + [1.0 if x else 0.0 for x in top_strong_col], below_top_i, col_i,
          cols_total),
         (row_numeric, row_i, type_i, k_types), (col_alpha_share, col_i, type_i, k_types),
-        array("d", [x / m if m else 0.0 for x, m in zip(length, map(col_len.__getitem__, col))]),
+        [x / m if m else 0.0 for x, m in zip(length, map(col_len.__getitem__, col))],
         by(row_emph, row_i), top_differs, top_strong,
         by(col_distinct, col_i), by([1.0 if j == first_alpha else 0.0 for j in range(cols_total)], col_i),
         by(col_links, col_i),
         sparse(same_top), by(row_same, row_i),
-        image, array("d", above_empty), array("d", below_empty),
+        image, above_empty, below_empty,
         sparse(same_head), by(row_same_head, row_i), by(col_th_body, col_i),
         rows_below, by([1.0 if _NOTE.match(t) else 0.0 for t in distinct], text_i), by(row_texts, row_i),
         by([1.0 if j == key_col else 0.0 for j in range(cols_total)], col_i), top_words,

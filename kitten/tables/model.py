@@ -171,9 +171,10 @@ class Model:
 def expand_columns(n: int, columns: Sequence) -> list[list[float]]:
     """The ``n`` feature vectors given feature by feature (``_forest.predict_columns``
     reads them in C): each item of ``columns`` is a number (the same in every vector), an
-    ``array("d")`` of ``n`` values, ``(values, index)`` (vector r's value is
+    ``array("d")`` or a list of ``n`` values, ``(values, index)`` (vector r's value is
     ``values[index[r]]``: a value of the cell's row, column or text) or ``(values, index,
-    index2, stride)`` (``values[index[r] * stride + index2[r]]``); values are float."""
+    index2, stride)`` (``values[index[r] * stride + index2[r]]``); values are numbers
+    (``array("d")`` or a list), indexes ints (``array("i")`` or a list)."""
     out: list[list] = []
     for c in columns:
         if isinstance(c, (int, float)):
