@@ -37,7 +37,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 import zlib
 from array import array
 from collections.abc import Sequence
@@ -217,8 +216,15 @@ def _pack(trees: tuple[Tree, ...], n_classes: int, shares: array) -> object:
     indexes in ``shares``."""
     if _forest is None or not trees:
         return None
-    # typed arrays, which _forest.pack copies as they are (no Python number per node)
-    left, right, feature, threshold, leaves, starts = _end_to_end(trees)
+    return _pack_end_to_end(_end_to_end(trees), n_classes, shares)
+
+
+def _pack_end_to_end(arrays: tuple[array, ...], n_classes: int, shares: array) -> object:
+    """:func:`_pack` of trees already end to end (:func:`_end_to_end`'s arrays: typed
+    arrays, which _forest.pack copies as they are, no Python number per node)."""
+    if _forest is None or not arrays[5]:
+        return None
+    left, right, feature, threshold, leaves, starts = arrays
     return _forest.pack(left, right, feature, threshold, shares, starts, n_classes, leaves)
 
 
@@ -298,6 +304,8 @@ def _stage_arrays(m: Model) -> list[array]:
 
 
 def _write_cache(stem: str, digest: str, stages: list[Model]) -> None:
+    import tempfile  # (only when a cache is written)
+
     header, blobs = [], []
     for m in stages:
         arrays = _stage_arrays(m)
@@ -368,5 +376,5 @@ def _from_arrays(features: tuple[str, ...], classes: tuple[str, ...], left: arra
         trees.append(tree_from_dict(t, k, shares))
     if leaf != len(leaves):
         raise ValueError("the cached arrays do not agree")
-    trees = tuple(trees)
-    return Model(features, classes, trees, _pack(trees, k, shares))
+    return Model(features, classes, tuple(trees),
+                 _pack_end_to_end((left, right, feature, threshold, leaves, starts), k, shares))
