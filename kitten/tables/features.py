@@ -856,7 +856,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     sections = set(map(_SECTION_OF, cells))
     section = _SECTION.get(next(iter(sections)), 0.0) if len(sections) == 1 else \
         [_SECTION.get(c.section, 0.0) for c in cells]
-    nonzero = {el: b for el, b in breaks.items() if b}
+    nonzero = {el: b for el, b in breaks.items() if b} if any(breaks.values()) else None
     breaks_col = [nonzero.get(c.element, 0) for c in cells] if nonzero else 0
     emphasis, image, link = zeros(n), zeros(n), zeros(n)
     for i in marked:
@@ -864,7 +864,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         emphasis[i] = min(1.0, m.emphasis_chars / length[i]) if length[i] else 0.0
         image[i] = 1.0 if m.images > 0 else 0.0
         link[i] = 1.0 if links[i] else 0.0
-    below_top_i = list(map(int, below_top))
+    below_top_i = below_top  # (bools: indexes 0 and 1)
 
     def sparse(values: list) -> array:
         out = zeros(n)
