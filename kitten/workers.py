@@ -30,12 +30,13 @@ from kitten.io.records import Record
 
 #: records handed out ahead of the oldest unfinished one (bounds the parent's memory)
 WINDOW = 256
-#: the worker's cyclic garbage collector runs after this many new containers (Python's
-#: default: 700), and looks at every object every 100 runs of its middle generation
-#: (default: 10). A page makes hundreds of thousands of short-lived lists, cells and
-#: blocks and almost no cycles: with the defaults, collections took 30% of a 1,900-row
-#: table's time; with 10 instead of 100, full collections made a page of 80,000 one-item
-#: lists take 1.87 s instead of 1.34 (10,000 lists: 0.12 s; benchmarks/growth.py --big).
+#: the worker's cyclic garbage collector, between pages, runs after this many new
+#: containers (Python's default: 700), and looks at every object every 100 runs of its
+#: middle generation (default: 10). During a page it does not run at all (``_page``): a
+#: page makes hundreds of thousands of lists, cells and blocks and almost no cycles
+#: (text, JSON and the gate on 300 corpus pages: 0 to 394 objects in cycles a page,
+#: collected after it), and every collection walked them again (with the defaults 30%
+#: of a 1,900-row table's time; with these thresholds still 0.15-0.25 s of its CPU).
 #: Memory is freed by reference counting anyway.
 GC_THRESHOLD = (10_000, 10, 100)
 #: the signals that stop a run (Ctrl-C, ``kill``, ``timeout``, a closed terminal)
@@ -97,11 +98,7 @@ def _worker_main(conn: Connection, job: Job, memory_limit: int, parent: int) -> 
         if task is None:
             return
         seq, record = task
-        try:
-            outcome = convert(record, job)
-        except MemoryError:
-            outcome = Outcome(record, "failed", "past the memory limit",
-                              events=[{"step": "worker", "kind": "failed", "message": "past the memory limit"}])
+        outcome = _page(record, job)
         conn.send((seq, outcome))
         if not warm:
             # what the first page loaded (models, word lists, compiled expressions) lives
@@ -110,6 +107,19 @@ def _worker_main(conn: Connection, job: Job, memory_limit: int, parent: int) -> 
             gc.collect()
             gc.freeze()
             warm = True
+
+
+def _page(record: Record, job: Job) -> Outcome:
+    """``convert`` of one record with the cyclic garbage collector paused (``GC_THRESHOLD``):
+    what the page made in cycles is collected after it, by the next collection."""
+    gc.disable()
+    try:
+        return convert(record, job)
+    except MemoryError:
+        return Outcome(record, "failed", "past the memory limit",
+                       events=[{"step": "worker", "kind": "failed", "message": "past the memory limit"}])
+    finally:
+        gc.enable()
 
 
 class _Worker:

@@ -467,6 +467,31 @@ def test_page_past_the_memory_limit_is_recorded(tmp_path: Path, capsys) -> None:
     assert log["p000.html"]["status"] == log["p001.html"]["status"] == "done"
 
 
+def test_a_worker_converts_a_page_with_the_cyclic_collector_paused(monkeypatch) -> None:
+    """``kitten.workers._page``: the collector does not run during a page (it walked a
+    big table's objects again and again), runs again after it, also when the page ran
+    out of memory, and a page past the memory limit is still a ``failed`` outcome."""
+    import gc
+
+    from kitten import workers
+    from kitten.io.records import Record
+
+    seen = []
+
+    def convert(record, job):
+        seen.append(gc.isenabled())
+        if record.id == "big":
+            raise MemoryError
+        return "outcome"
+
+    monkeypatch.setattr(workers, "convert", convert)
+    assert gc.isenabled()
+    assert workers._page(Record("small", Path("small"), "small"), None) == "outcome" and gc.isenabled()
+    failed = workers._page(Record("big", Path("big"), "big"), None)
+    assert gc.isenabled() and seen == [False, False]
+    assert failed.status == "failed" and failed.reason == "past the memory limit"
+
+
 def test_warc_1_0_uncompressed(tmp_path: Path, capsys) -> None:
     raw = b"".join(warc_record(f"https://example.org/{i}", b"<p>Page %d of an old crawl.</p>" % i, compress=False)
                    .replace(b"WARC/1.1\r\n", b"WARC/1.0\r\n") for i in range(3))

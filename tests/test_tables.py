@@ -1,6 +1,7 @@
 """Tables step: grid model and its bounds, classifiers, heuristics, clauses, JSON output."""
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -460,6 +461,46 @@ def test_the_c_forest_reads_blocks_of_rows_as_the_python_evaluator():
         stage1.proba_many(bad)
 
 
+def test_the_c_forest_reads_feature_columns_of_lists_as_of_arrays():
+    """``predict_columns`` reads a feature column's values and indexes from lists (numbers,
+    ints, bools) as from ``array("d")`` and ``array("i")``: the same classes and
+    probabilities as the Python evaluator of the expanded vectors; an index that is no
+    int, outside its values, or a column of another length is an error."""
+    from array import array
+
+    from kitten.tables.model import expand_columns
+
+    tree = {"left": [1, 3, -1, -1, -1], "right": [2, 4, -1, -1, -1], "feature": [0, 1, 0, 0, 0],
+            "threshold": [0.5, 2.5, 0.0, 0.0, 0.0],
+            "value": [[], [], [0.25, 0.75], [1.0, 0.0], [0.0, 1.0]]}
+    m = model_from_dict({"kind": "forest", "features": ["a", "b", "c"], "classes": ["x", "y"], "trees": [tree] * 3})
+    if m.packed is None:
+        pytest.skip("kitten.tables._forest is not built")
+    n = 9
+    flags = [float(i % 2) for i in range(n)]
+    rows = [i // 3 for i in range(n)]
+    kinds = [i % 3 for i in range(n)]
+    per_row = [1.0, 2.0, 3.0]
+    by_kind = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]  # row * 3 + kind
+    as_lists = [flags, (per_row, rows), (by_kind, rows, kinds, 3)]
+    as_arrays = [array("d", flags), (array("d", per_row), array("i", rows)),
+                 (array("d", by_kind), array("i", rows), array("i", kinds), 3)]
+    mixed = [[i % 2 == 1 for i in range(n)], ([1, 2, 3], array("i", rows)), (array("d", by_kind), rows, kinds, 3)]
+    python = m.predict_many(expand_columns(n, as_arrays))
+    assert expand_columns(n, as_lists) == expand_columns(n, as_arrays)
+    for columns in (as_lists, as_arrays, mixed):
+        assert m.predict_columns(n, columns) == python
+        assert m.label_columns(n, columns) == [label for label, _ in python]
+    with pytest.raises(TypeError):
+        m.predict_columns(n, [flags, (per_row, [0.0] * n), 1.0])
+    with pytest.raises(IndexError):
+        m.predict_columns(n, [flags, (per_row, [5] * n), 1.0])
+    with pytest.raises(ValueError):
+        m.predict_columns(n, [flags[:-1], (per_row, rows), 1.0])
+    with pytest.raises(ValueError):
+        m.predict_columns(n, [flags, (per_row, rows[:-1]), 1.0])
+
+
 def test_the_c_forest_lays_out_any_node_order_and_rejects_a_cycle():
     """The C evaluator copies each tree in preorder (a left child after its parent): a
     tree whose arrays hold a right child first, or whose root is not node 0, gives
@@ -616,6 +657,71 @@ def test_the_model_file_names_each_leafs_shares_once_and_reads_the_earlier_layou
     bad["trees"][1]["leaves"] = [1, 3]
     with pytest.raises(ValueError, match="leaves"):
         model_from_dict(bad)
+
+
+def test_a_model_read_from_its_cache_is_the_model_of_its_json(tmp_path, monkeypatch):
+    """The binary cache of a model file (``model.py``, ``_read_cache``) gives the arrays,
+    the features and the numbers of the JSON file it was made from, a stacked model's
+    two stages too; a damaged cache or one of other bytes is not read (the JSON is, and
+    the cache is written again), a folder that cannot be written leaves the JSON read,
+    and the features are checked either way."""
+    from kitten.tables import features as tf
+    from kitten.tables.model import Stacked, _cache_path, _read_cache, load_model
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = Path(kitten.__file__).resolve().parent.parent / "classifiers" / "cells.json"
+    path = tmp_path / "cells.json"
+    path.write_bytes(source.read_bytes())
+
+    def fresh(p=path, expected=tf.CELL_FEATURES, context=tf.CONTEXT_FEATURES):
+        load_model.cache_clear()
+        return load_model(str(p), expected, context)
+
+    def arrays(m):
+        return [(t.left, t.right, t.feature, t.threshold, t.leaves, t.shares, t.n_classes) for t in m.trees]
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    reference = model_from_dict(json.loads(path.read_text()))
+    first = fresh()  # the JSON parsed, the cache written
+    cache = _cache_path("cells", digest)
+    assert cache.is_file() and _read_cache("cells", digest) is not None
+    second = fresh()  # read from the cache
+    xs = [[float((i * 7 + j * 3) % 11) / (j + 1) for j in range(len(reference.features))] for i in range(200)]
+    for m in (first, second):
+        assert (m.features, m.classes) == (reference.features, reference.classes)
+        assert arrays(m) == arrays(reference)
+        assert m.proba_many(xs) == reference.proba_many(xs) and m.python_proba(xs[3]) == reference.python_proba(xs[3])
+    damaged = bytearray(cache.read_bytes())
+    damaged[-5] ^= 0xFF
+    cache.write_bytes(bytes(damaged))
+    assert _read_cache("cells", digest) is None
+    assert arrays(fresh()) == arrays(reference) and _read_cache("cells", digest) is not None  # written again
+    cache.write_bytes(cache.read_bytes()[:1000])  # cut short
+    assert _read_cache("cells", digest) is None and arrays(fresh()) == arrays(reference)
+    with pytest.raises(ValueError, match="retrain"):  # the features checked on the cached model too
+        fresh(expected=("not", "the", "features"))
+    # a file of other bytes is another cache
+    edited = json.loads(path.read_text())
+    edited["trees"][0]["threshold"][0] += 1.0
+    path.write_text(json.dumps(edited))
+    assert arrays(fresh()) == arrays(model_from_dict(edited)) != arrays(reference)
+    # a stacked model: both stages cached
+    stacked = {"kind": "stacked", "stage1": {**json.loads(source.read_text()), "features": ["a", "b"]},
+               "stage2": {"features": ["a", "b", "p"], "classes": ["x", "y"], "trees": [
+                   {"left": [1, -1, -1], "right": [2, -1, -1], "feature": [2, 0, 0], "threshold": [0.5, 0, 0],
+                    "value": [[], [1.0, 0.0], [0.0, 1.0]]}]}}
+    stacked["stage1"]["trees"] = stacked["stage1"]["trees"][:2]
+    for t in stacked["stage1"]["trees"]:
+        t["feature"] = [min(f, 1) for f in t["feature"]]
+    spath = tmp_path / "stacked.json"
+    spath.write_text(json.dumps(stacked))
+    a, b = fresh(spath, ("a", "b"), ("p",)), fresh(spath, ("a", "b"), ("p",))
+    assert isinstance(b, Stacked) and _cache_path("stacked", hashlib.sha256(spath.read_bytes()).hexdigest()).is_file()
+    assert [arrays(x.stage1) + arrays(x.stage2) for x in (a, b)][0] == arrays(b.stage1) + arrays(b.stage2)
+    # a cache folder that cannot be written: the JSON is read every time
+    monkeypatch.setenv("XDG_CACHE_HOME", str(path))  # a file, not a folder
+    assert arrays(fresh()) == arrays(model_from_dict(edited))
+    load_model.cache_clear()
 
 
 def test_the_c_cell_markup_counts_as_the_python_walk():

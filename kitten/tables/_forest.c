@@ -29,14 +29,17 @@
  *       a number (the same in every vector), an array('d') of n values, (values, index)
  *       (vector r's value is values[index[r]]: a value of the cell's row, column or
  *       text), or (values, index, index2, stride) (values[index[r] * stride +
- *       index2[r]]: of its row and text type); values are array('d'), indexes
- *       array('i'). kitten/tables/model.py's expand_columns makes the same vectors.
+ *       index2[r]]: of its row and text type); values are array('d') or lists of
+ *       numbers, indexes array('i') or lists of ints (a list is read once into a
+ *       buffer: what array() would do item by item, several times slower).
+ *       kitten/tables/model.py's expand_columns makes the same vectors.
  *   predict_columns(capsule, n, columns, True) -> [class index, ...]
  *       the class indexes alone, each vector's trees walked only until its class is
  *       settled (forest_labels): the same classes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,9 +405,74 @@ static int typed(PyObject *o, Py_buffer *view, const char *format, Py_ssize_t si
     if (PyObject_GetBuffer(o, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
     (*held)++;
     if (view->itemsize != size || !view->format || strcmp(view->format, format) != 0) {
-        PyErr_Format(PyExc_TypeError, "a feature column's arrays must be array('d') values and array('i') indexes");
+        PyErr_Format(PyExc_TypeError, "a feature column's values must be array('d') or a list of numbers, its indexes array('i') or a list of ints");
         return -1;
     }
+    return 0;
+}
+
+/* A list read into a buffer of ours (one per list and kind in a call: a list of indexes
+ * that many features share is read once). */
+typedef struct {
+    PyObject *list;
+    int index;
+    Py_ssize_t n;
+    void *buf;
+} Converted;
+
+/* A feature column's values (``index`` 0: doubles) or indexes (``index`` 1: ints) from an
+ * array('d') / array('i'), read in place (its view held in ``view``), or from a list of
+ * numbers / ints, read once into a buffer of ours (in ``read``, ``*n_read`` of them so
+ * far, freed by the caller); ``*data`` and ``*n`` the items and their number. -1 with an
+ * error set otherwise. */
+static int column_data(PyObject *o, Py_buffer *view, int *held, int index, const void **data, Py_ssize_t *n,
+                       Converted *read, int *n_read) {
+    Py_ssize_t size = index ? (Py_ssize_t)sizeof(int) : (Py_ssize_t)sizeof(double);
+    if (!PyList_Check(o)) {
+        if (typed(o, view, index ? "i" : "d", size, held)) return -1;
+        *data = view->buf;
+        *n = view->len / size;
+        return 0;
+    }
+    for (int k = 0; k < *n_read; k++)
+        if (read[k].list == o && read[k].index == index) {
+            *data = read[k].buf;
+            *n = read[k].n;
+            return 0;
+        }
+    Py_ssize_t len = PyList_GET_SIZE(o);
+    void *buf = malloc((size_t)(len ? len : 1) * (size_t)size);
+    if (!buf) { PyErr_NoMemory(); return -1; }
+    Py_INCREF(o);  /* held until the call ends: no other list can take its address */
+    read[*n_read].list = o;
+    read[*n_read].index = index;
+    read[*n_read].n = len;
+    read[(*n_read)++].buf = buf;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        if (i >= PyList_GET_SIZE(o)) {  /* the list changed while read (an item's __float__) */
+            PyErr_SetString(PyExc_ValueError, "a feature column changed while it was read");
+            return -1;
+        }
+        PyObject *item = PyList_GET_ITEM(o, i);
+        Py_INCREF(item);
+        if (index) {
+            long v = PyLong_AsLong(item);
+            Py_DECREF(item);
+            if (v == -1 && PyErr_Occurred()) return -1;
+            if (v < INT_MIN || v > INT_MAX) {
+                PyErr_SetString(PyExc_IndexError, "a feature column's index outside its values");
+                return -1;
+            }
+            ((int *)buf)[i] = (int)v;
+        } else {
+            double v = PyFloat_AsDouble(item);
+            Py_DECREF(item);
+            if (v == -1.0 && PyErr_Occurred()) return -1;
+            ((double *)buf)[i] = v;
+        }
+    }
+    *data = buf;
+    *n = len;
     return 0;
 }
 
@@ -423,10 +491,11 @@ static PyObject *predict_columns(PyObject *self, PyObject *args) {
     PyObject *out = NULL;
     Column *cols = calloc(m + 1, sizeof(Column));
     Py_buffer *views = calloc(3 * m + 1, sizeof(Py_buffer));
-    int held = 0;
+    Converted *read = calloc(3 * m + 1, sizeof(Converted));  /* the lists read into buffers */
+    int held = 0, n_read = 0;
     double *x = malloc(BLOCK * stride * sizeof(double)), *sums = malloc(BLOCK * k * sizeof(double));
     int labels[BLOCK];
-    if (!cols || !views || !x || !sums) { PyErr_NoMemory(); goto done; }
+    if (!cols || !views || !read || !x || !sums) { PyErr_NoMemory(); goto done; }
     if (m < f->n_features) {
         PyErr_SetString(PyExc_ValueError, "fewer feature columns than the model's features");
         goto done;
@@ -439,31 +508,35 @@ static PyObject *predict_columns(PyObject *self, PyObject *args) {
             c->constant = PyFloat_AsDouble(o);
             if (c->constant == -1.0 && PyErr_Occurred()) goto done;
         } else if (PyTuple_Check(o) && (PyTuple_GET_SIZE(o) == 2 || PyTuple_GET_SIZE(o) == 4)) {
-            Py_buffer *v = views + held, *ix = v + 1, *ix2 = v + 2;
-            if (typed(PyTuple_GET_ITEM(o, 0), v, "d", sizeof(double), &held)
-                    || typed(PyTuple_GET_ITEM(o, 1), ix, "i", sizeof(int), &held))
+            const void *data;
+            Py_ssize_t n_index;
+            if (column_data(PyTuple_GET_ITEM(o, 0), views + held, &held, 0, &data, &c->n_values, read, &n_read))
                 goto done;
-            c->values = v->buf; c->n_values = v->len / (Py_ssize_t)sizeof(double); c->index = ix->buf;
+            c->values = data;
+            if (column_data(PyTuple_GET_ITEM(o, 1), views + held, &held, 1, &data, &n_index, read, &n_read))
+                goto done;
+            c->index = data;
             c->kind = 2;
-            if (ix->len != n_rows * (Py_ssize_t)sizeof(int)) {
+            if (n_index != n_rows) {
                 PyErr_SetString(PyExc_ValueError, "a feature column's index is not one per vector");
                 goto done;
             }
             if (PyTuple_GET_SIZE(o) == 4) {
-                if (typed(PyTuple_GET_ITEM(o, 2), ix2, "i", sizeof(int), &held)) goto done;
-                c->index2 = ix2->buf;
+                if (column_data(PyTuple_GET_ITEM(o, 2), views + held, &held, 1, &data, &n_index, read, &n_read))
+                    goto done;
+                c->index2 = data;
                 c->stride = PyLong_AsSsize_t(PyTuple_GET_ITEM(o, 3));
                 if (c->stride == -1 && PyErr_Occurred()) goto done;
                 c->kind = 3;
-                if (ix2->len != n_rows * (Py_ssize_t)sizeof(int)) {
+                if (n_index != n_rows) {
                     PyErr_SetString(PyExc_ValueError, "a feature column's index is not one per vector");
                     goto done;
                 }
             }
         } else {
-            Py_buffer *v = views + held;
-            if (typed(o, v, "d", sizeof(double), &held)) goto done;
-            c->values = v->buf; c->n_values = v->len / (Py_ssize_t)sizeof(double);
+            const void *data;
+            if (column_data(o, views + held, &held, 0, &data, &c->n_values, read, &n_read)) goto done;
+            c->values = data;
             c->kind = 1;
             if (c->n_values != n_rows) {
                 PyErr_SetString(PyExc_ValueError, "a feature column is not one value per vector");
@@ -513,7 +586,8 @@ static PyObject *predict_columns(PyObject *self, PyObject *args) {
     }
 done:
     for (int h = 0; h < held; h++) PyBuffer_Release(views + h);
-    free(cols); free(views); free(x); free(sums);
+    for (int h = 0; h < n_read; h++) { free(read[h].buf); Py_DECREF(read[h].list); }
+    free(cols); free(views); free(read); free(x); free(sums);
     Py_DECREF(cols_fast);
     return out;
 }

@@ -89,7 +89,14 @@ def header_rows(grid: Grid) -> list[bool]:
         kind, row = c.type, c.row
         if kind == "header":
             has_header[row] = True
-        for r in range(row, row + c.rowspan) if c.rowspan > 1 else (row,):
+        if c.rowspan == 1:  # most cells: their own row alone
+            texts[row] += 1
+            if kind == "data":
+                has_data[row] = True
+            elif kind == "header" and c.col < first_header[row]:
+                first_header[row] = c.col
+            continue
+        for r in range(row, row + c.rowspan):
             texts[r] += 1
             if kind == "data":
                 has_data[r] = True

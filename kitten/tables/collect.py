@@ -91,7 +91,7 @@ def leaf_tables(doc: Document) -> list[TableBlocks]:
     return order
 
 
-_GROUP, _SOURCE, _INLINES, _TAG = (attrgetter(a) for a in ("group", "source", "inlines", "tag"))
+_GROUP, _SOURCE, _INLINES, _TAG, _TEXT = (attrgetter(a) for a in ("group", "source", "inlines", "tag", "text"))
 _CELL_TAGS = frozenset((_TD, _TH))
 
 
@@ -122,8 +122,11 @@ def _add_cells(tb: TableBlocks, run: list[Block]) -> bool:
     texts = dict(zip(sources, map(" ".join, map(str.split, firsts))))
     if len(texts) != len(sources) or not tb.cell_text.keys().isdisjoint(texts):
         return False
-    tb.cell_text.update(texts)
-    tb.cell_breaks.update(dict.fromkeys(texts, 0))
+    if tb.cell_text or tb.cell_breaks:
+        tb.cell_text.update(texts)
+        tb.cell_breaks.update(dict.fromkeys(texts, 0))
+    else:  # the table's first run (a big table's only one): the dicts made here are its
+        tb.cell_text, tb.cell_breaks = texts, dict.fromkeys(texts, 0)
     return True
 
 
@@ -177,5 +180,5 @@ def fill_text(grid: Grid, tb: TableBlocks) -> Grid:
 def table_text(grid: Grid) -> str:
     """White-space-normalized text of a table: caption, then cells in source order."""
     parts = [grid.caption] if grid.caption else []
-    parts += [c.text for c in grid.cells if c.text]
+    parts += filter(None, map(_TEXT, grid.cells))
     return " | ".join(parts)

@@ -302,13 +302,23 @@ class TableView:
     links: list[bool]  # each cell is a link cell (``is_link_cell``; by ``Cell.index``)
     plain: Markup | None = None  # the Markup of zeros the plain cells share
     groups: tuple | None = None  # ``rows`` and ``cols`` as groups of cell indexes (``_groups``)
+    #: the distinct texts of the cells, each mapped to its number (in the order of first
+    #: use), and the number of each cell's text (by ``Cell.index``): what is computed of
+    #: a text is computed once per distinct text
+    text_ids: dict | None = None
+    text_of: list[int] | None = None
 
 
 def view(grid: Grid) -> TableView:
     """The view of ``grid``: each text typed once per table (``text_type`` is a function of
     the text alone), and the cells that hold no element and no style (most cells of a big
     table) sharing one ``Markup`` of zeros, which nothing changes."""
-    types = _text_types([c.text for c in grid.cells])
+    texts = list(map(_TEXT, grid.cells))
+    ids = dict.fromkeys(texts)
+    for i, t in enumerate(ids):
+        ids[t] = i
+    text_of = list(map(ids.__getitem__, texts))
+    types = list(map(list(map(text_type, ids)).__getitem__, text_of))  # each text typed once
     plain = Markup()
     marks = [markup(c) if len(c.element) or c.element.get("style") is not None else plain for c in grid.cells]
     if grid.full:  # each row (column) of slots is its cells
@@ -318,7 +328,7 @@ def view(grid: Grid) -> TableView:
         rows = [grid.row_cells(r) for r in range(grid.n_rows)]
         cols = [grid.col_cells(c) for c in range(grid.n_cols)]
     links = [m is not plain and is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
-    return TableView(grid, types, marks, rows, cols, links, plain)
+    return TableView(grid, types, marks, rows, cols, links, plain, text_ids=ids, text_of=text_of)
 
 
 def _groups(v: TableView) -> tuple[list, list]:
@@ -342,18 +352,6 @@ def _pick(values: list, group) -> list:
     return values[group] if type(group) is slice else list(map(values.__getitem__, group))
 
 
-def _text_types(texts: list[str]) -> list[str]:
-    """``text_type`` of each of ``texts``, computed once per distinct text."""
-    known: dict[str, str] = {}
-    out = []
-    for text in texts:
-        t = known.get(text)
-        if t is None:
-            t = known[text] = text_type(text)
-        out.append(t)
-    return out
-
-
 TABLE_FEATURES = (
     "rows", "cols", "cells_row_mean", "cells_row_sd", "cells_col_mean", "cells_col_sd", "len_mean",
     "len_sd", "link_ratio", "form_ratio", "image_ratio", "alpha_ratio", "digit_ratio", "empty_ratio",
@@ -369,12 +367,14 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     n = len(cells) or 1
     texts = list(map(_TEXT, cells))
     lengths = list(map(len, texts))
-    filled = [t for t in texts if t]
-    nf = len(filled) or 1
+    empty = texts.count("")
+    filled = len(cells) - empty  # cells with text
+    nf = filled or 1
     # the cells starting in each row (a cell whose slots another span splits counted each time)
     per_row = [g.n_cols] * g.n_rows if g.full else [sum(1 for c in row if c.row == r) for r, row in enumerate(v.rows)]
     per_col = [len(col) for col in v.cols]
-    words = list(map(len, map(str.split, filled)))
+    # the words of each cell's text, counted once per distinct text (an empty text: 0)
+    words = list(map(list(map(len, map(str.split, v.text_ids))).__getitem__, v.text_of))
     types = v.types
     # counted over the cells with markup of their own (the plain ones have none): form
     # controls, images, tags (one per cell besides); the text types (an empty text's is
@@ -403,12 +403,12 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     lm, ls = _mean_sd(lengths)
     return [
         g.n_rows, g.n_cols, rm, rs, cm, cs, lm, ls,
-        links / nf, forms / n, images / n, alpha / nf, digit / nf, 1 - len(filled) / n,
+        links / nf, forms / n, images / n, alpha / nf, digit / nf, 1 - filled / n,
         _consistency_len(row_lengths),
         _consistency_len(col_lengths),
         _consistency_type([_pick(types, x) for x in row_groups]),
         _consistency_type([_pick(types, x) for x in col_groups]),
-        sum(1 for w in words if w <= 4) / nf, sum(words) / nf,
+        (sum(1 for w in words if w <= 4) - empty) / nf, sum(words) / nf,  # over the cells with text
         empty_rows, empty_cols, float(forms > 0), float(bool(g.caption)), math.log2(tags + 1),
         float(embedded), th / n, float(thead), spans / n, first_th / (len(first) or 1), long / nf,
     ]
@@ -652,9 +652,10 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     ``Model.predict_columns`` reads in C, ``kitten/tables/_forest.c``; expanded by
     ``model.expand_columns`` it is the same vectors, number for number, as
     ``tests/test_tables.py`` and ``benchmarks/same_table_features.py --columns`` check).
-    Each feature is a number (the same for every cell), an ``array("d")`` of a value per
-    cell, or a value of the cell's row, column, text or row and text type looked up by an
-    index per cell: a value of a row is computed once per row, not once per cell, and a
+    Each feature is a number (the same for every cell), a list (or an ``array("d")``) of
+    a value per cell, or a value of the cell's row, column, text or row and text type
+    looked up by an index per cell (lists of numbers and ints, which the C forest reads
+    once each: an ``array`` made of a list costs several times as much): a value of a row is computed once per row, not once per cell, and a
     text's length, words and type once per distinct text. Per cell only a few lists are
     made, with C loops (``map``, slices) where they can: in a full grid (no span, no
     hole: ``Grid.full``) a row or column is a slice of the cells' lists and the
@@ -674,24 +675,23 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         return array("d", bytes(8 * size))
 
     def by(values, index) -> tuple:
-        return array("d", values), index
+        return (values if type(values) is list else list(values)), index
 
     text = list(map(_TEXT, cells))
     row = list(map(_ROW, cells))
     col = list(map(_COL, cells))
-    row_i, col_i = array("i", row), array("i", col)
+    row_i, col_i = row, col
     spans = bool(g.spanning)
-    # each distinct text once: its length, words, key (case and spaces ignored), type
-    ids = dict.fromkeys(text)
-    for i, t in enumerate(ids):
-        ids[t] = i
-    text_i = array("i", map(ids.__getitem__, text))
-    distinct = list(ids)
-    type_i = array("i", map(_TYPE_CODE.__getitem__, types))
+    # each distinct text once (the view's numbers): its length, words, key (case and
+    # spaces ignored), type
+    text_of = v.text_of
+    text_i = text_of
+    distinct = list(v.text_ids)
+    type_i = list(map(_TYPE_CODE.__getitem__, types))
     key_d = [" ".join(t.lower().split()) if t else "" for t in distinct]
     key_ids: dict[str, int] = {}
     key_of_text = [key_ids.setdefault(k, len(key_ids)) for k in key_d]
-    key = list(map(key_of_text.__getitem__, text_i))  # per cell, an id of its key
+    key = list(map(key_of_text.__getitem__, text_of))  # per cell, an id of its key
     no_key = key_ids.get("", -1)
     length = list(map(len, text))
     has = list(map(bool, text))
@@ -745,7 +745,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     stats = []  # per column: cells of the body, distinct texts, numbers and dates
     for body, top_cell in zip(bodies, tops):
         in_body = Counter(map(types.__getitem__, body))
-        n_distinct = len(set(map(text_i.__getitem__, body)))
+        n_distinct = len(set(map(text_of.__getitem__, body)))
         stats.append((len(body), n_distinct, in_body["numeric"] + in_body["date"]))
         if top_cell is not None and top_cell.text and body:
             differs += in_body.get(types[top_cell.index], 0) != max(in_body.values())
@@ -759,7 +759,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     words_d = [kk.count(" ") + 1 if kk else 0 for kk in key_d]
     top_cells = (range(row_groups[top_row].start, row_groups[top_row].stop) if full else row_groups[top_row]) \
         if row_groups else ()
-    top_words = _top_words([(types[i], words_d[text_i[i]]) for i in top_cells if has[i]], stats)
+    top_words = _top_words([(types[i], words_d[text_of[i]]) for i in top_cells if has[i]], stats)
     first_alpha = next((j for j, a in enumerate(col_alpha) if a >= 0.5), -1)
     first_text = zeros(n)
     for ix in (range(s.start, s.stop) for s in row_groups) if full else row_groups:
@@ -842,10 +842,10 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         below_empty = [-1.0 if b >= rows_total else (1.0 if slots[b][j] is None or not slots[b][j].text else 0.0)
                        for b, j in zip(below, col)]
     if spans:
-        below_i = array("i", [c.row + c.rowspan for c in cells])
-        rowspan = array("d", [c.rowspan for c in cells])
-        colspan = array("d", [c.colspan for c in cells])
-        full_width = array("d", [1.0 if c.colspan >= n_cols and n_cols > 1 else 0.0 for c in cells])
+        below_i = [c.row + c.rowspan for c in cells]
+        rowspan = [c.rowspan for c in cells]
+        colspan = [c.colspan for c in cells]
+        full_width = [1.0 if c.colspan >= n_cols and n_cols > 1 else 0.0 for c in cells]
         last_row = by([1.0 if b >= rows_total else 0.0 for b in range(rows_total + 1)], below_i)
         rows_below = by([rows_total - b for b in range(rows_total + 1)], below_i)
     else:  # below a cell is the next row
@@ -855,16 +855,16 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         rows_below = by([rows_total - (r + 1) for r in range(rows_total)], row_i)
     sections = set(map(_SECTION_OF, cells))
     section = _SECTION.get(next(iter(sections)), 0.0) if len(sections) == 1 else \
-        array("d", [_SECTION.get(c.section, 0.0) for c in cells])
-    nonzero = {el: b for el, b in breaks.items() if b}
-    breaks_col = array("d", [nonzero.get(c.element, 0) for c in cells]) if nonzero else 0
+        [_SECTION.get(c.section, 0.0) for c in cells]
+    nonzero = {el: b for el, b in breaks.items() if b} if any(breaks.values()) else None
+    breaks_col = [nonzero.get(c.element, 0) for c in cells] if nonzero else 0
     emphasis, image, link = zeros(n), zeros(n), zeros(n)
     for i in marked:
         m = marks[i]
         emphasis[i] = min(1.0, m.emphasis_chars / length[i]) if length[i] else 0.0
         image[i] = 1.0 if m.images > 0 else 0.0
         link[i] = 1.0 if links[i] else 0.0
-    below_top_i = array("i", below_top)
+    below_top_i = below_top  # (bools: indexes 0 and 1)
 
     def sparse(values: list) -> array:
         out = zeros(n)
@@ -878,24 +878,24 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         by([1.0 if r == top_row else 0.0 for r in range(rows_total)], row_i),
         by([1.0 if j == 0 else 0.0 for j in range(cols_total)], col_i),
         last_row, rowspan, colspan, full_width,
-        by(row_merged, row_i), by(col_merged, col_i), breaks_col, array("d", thf), emphasis,
+        by(row_merged, row_i), by(col_merged, col_i), breaks_col, thf, emphasis,
         *(by([1.0 if code == x else 0.0 for code in range(k_types)], type_i) for x in range(4)),
-        by(map(len, distinct), text_i), by(words_d, text_i), link,
+        by(list(map(len, distinct)), text_i), by(words_d, text_i), link,
         (row_agree, row_i, type_i, k_types), (col_agree, col_i, type_i, k_types),
         by(row_th, row_i), by(col_th, col_i), by(row_empty, row_i), by(col_empty, col_i),
-        array("d", above_th), array("d", left_th),
+        above_th, left_th,
         section, by([1.0 if t.endswith(":") else 0.0 for t in distinct], text_i), table_th, rows_total, cols_total,
         first_text,
-        (array("d", [0.0] * cols_total + [1.0 if x else 0.0 for x in top_text]), below_top_i, col_i, cols_total),
-        (array("d", [0.0] * cols_total + [1.0 if x else 0.0 for x in top_strong_col]), below_top_i, col_i,
+        ([0.0] * cols_total + [1.0 if x else 0.0 for x in top_text], below_top_i, col_i, cols_total),
+        ([0.0] * cols_total + [1.0 if x else 0.0 for x in top_strong_col], below_top_i, col_i,
          cols_total),
         (row_numeric, row_i, type_i, k_types), (col_alpha_share, col_i, type_i, k_types),
-        array("d", [x / m if m else 0.0 for x, m in zip(length, map(col_len.__getitem__, col))]),
+        [x / m if m else 0.0 for x, m in zip(length, map(col_len.__getitem__, col))],
         by(row_emph, row_i), top_differs, top_strong,
         by(col_distinct, col_i), by([1.0 if j == first_alpha else 0.0 for j in range(cols_total)], col_i),
         by(col_links, col_i),
         sparse(same_top), by(row_same, row_i),
-        image, array("d", above_empty), array("d", below_empty),
+        image, above_empty, below_empty,
         sparse(same_head), by(row_same_head, row_i), by(col_th_body, col_i),
         rows_below, by([1.0 if _NOTE.match(t) else 0.0 for t in distinct], text_i), by(row_texts, row_i),
         by([1.0 if j == key_col else 0.0 for j in range(cols_total)], col_i), top_words,

@@ -102,12 +102,18 @@ def header_row(v: TableView) -> int:
 
 def numeric_th(v: TableView) -> int:
     g = v.grid
+    types = v.types
+    candidates = [c for c in g.cells if c.tag == "th" and c.col > 0 and c.type == "header"
+                  and types[c.index] == "numeric"]
+    if not candidates:  # most tables: no numeric th header, no data cell to look at
+        return 0
     numeric_data_above: dict[int, int] = {}  # column -> first row with numeric data
     for c in g.cells:
-        if c.type == "data" and v.types[c.index] == "numeric":
-            numeric_data_above[c.col] = min(numeric_data_above.get(c.col, c.row), c.row)
-    changes = [c for c in g.cells if c.tag == "th" and c.col > 0 and c.type == "header"
-               and v.types[c.index] == "numeric" and numeric_data_above.get(c.col, c.row) < c.row]
+        if c.type == "data" and types[c.index] == "numeric":
+            first = numeric_data_above.get(c.col)
+            if first is None or c.row < first:
+                numeric_data_above[c.col] = c.row
+    changes = [c for c in candidates if numeric_data_above.get(c.col, c.row) < c.row]
     for c in changes:
         c.type = "data"
     return len(changes)
@@ -145,8 +151,10 @@ def value_row(v: TableView) -> int:
 def th_column(v: TableView) -> int:
     n = 0
     for col in v.cols:
+        if any(c.tag != "th" for c in col if c.row > 0):  # (most columns: at their second cell)
+            continue
         body = [c for c in col if c.row > 0]
-        if len(body) < 3 or any(c.tag != "th" for c in body):
+        if len(body) < 3:
             continue
         typed = [c for c in body if c.text and c.type in ("header", "data")]
         if sum(1 for c in typed if c.type == "header") * 2 > len(typed):
