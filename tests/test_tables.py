@@ -20,7 +20,7 @@ from kitten.tables.collect import fill_text
 from kitten.tables.features import view
 from kitten.tables.grid import GridTooLarge, build_grid
 from kitten.tables.heuristics import (fix_types, header_row,
-                                      narrow_thema, numeric_th, value_row)
+                                      narrow_thema, numeric_th, repeated_header, value_row)
 from kitten.tables.model import model_from_dict
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tables"
@@ -366,6 +366,22 @@ def test_numbers_in_th_below_numeric_data_are_data():
              "<tr><td>Reds</td><td>4</td><td>7</td></tr></table>")
     v = view(_typed(years, [["header"] * 3, ["data"] * 3]))
     assert numeric_th(v) == 0
+
+
+def test_a_header_row_written_again_inside_the_table_is_final_non_important():
+    """The header row repeated in a long table's body is finalNonImportant (the paper's
+    definition), its cells that name other columns stay as typed; a body row that only
+    shares one text with the headers is left alone."""
+    html = ("<table><tr><th>Season</th><th>Club</th><th>League</th><th>Cup</th><th>Goals</th></tr>"
+            "<tr><td>2001</td><td>Leeds</td><td>Premier</td><td>FA</td><td>4</td></tr>"
+            "<tr><th>Season</th><th>Club</th><th>League</th><th>Cup</th><th>Total</th></tr>"
+            "<tr><td>2002</td><td>Club</td><td>First</td><td>Cup</td><td>7</td></tr></table>")
+    body = ["header", "data", "data", "data", "data"]
+    v = view(_typed(html, [["header"] * 5, body, ["header"] * 5, body]))
+    assert repeated_header(v) == 4
+    assert [c.type for c in v.grid.row_cells(2)] == ["finalNonImportant"] * 4 + ["header"]
+    assert [c.type for c in v.grid.row_cells(3)] == body
+    assert [c.type for c in v.grid.row_cells(0)] == ["header"] * 5
 
 
 def test_fix_types_names_the_rules_that_changed_something():

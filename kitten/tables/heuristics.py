@@ -36,6 +36,15 @@ paper's (``corpora/tables/README.md``).
    clauses into two forms). Under cross validation it changes macro F1 with the
    heuristics by -0.0002; table QA rank 1 78.4% -> 78.7%.
 
+6. ``repeated_header``: below the table's first row with data, a row whose cells with
+   text are, for four in five of them and at least two, the first header row's texts in
+   the same columns is that header row written again (a long table's repeated header,
+   "Season | Club | League"): those cells are finalNonImportant, the paper's type for
+   it; the others keep their type. Under cross validation by site (``kitten train
+   tables``, forest + heuristics) finalNonImportant F1 0.623 -> 0.784 (precision 0.887
+   -> 0.918, recall 0.480 -> 0.684), the other types unchanged: macro F1 0.875 -> 0.902;
+   table facts 98.2% and table QA rank 1 78.8% unchanged, table records 226 of 241 both.
+
 Rules of the earlier conventions were removed with them: ``empty_is_neutral`` (an empty
 cell under a header is a missing value: data) and ``first_column`` (a first-column
 ``td`` under its own header was data; it names the row's entity: a header). Two more
@@ -165,7 +174,35 @@ def th_column(v: TableView) -> int:
     return n
 
 
-RULES = (narrow_thema, header_row, numeric_th, value_row, th_column)
+def repeated_header(v: TableView) -> int:
+    """Rule 6: the cells of a header row written again inside the table."""
+    g = v.grid
+    own: list[list] = [[] for _ in range(g.n_rows)]
+    for r, cells in groupby(g.cells, key=_ROW):
+        own[r] = list(cells)
+    first_data = next((r for r, cells in enumerate(own) if any(c.type == "data" and c.text for c in cells)), None)
+    if first_data is None:
+        return 0
+    head = next((cells for cells in own[:first_data] if sum(1 for c in cells if c.type == "header" and c.text) >= 2),
+                None)
+    if head is None:
+        return 0
+    names = {(c.col, " ".join(c.text.split()).lower()) for c in head if c.type == "header" and c.text}
+    n = 0
+    for cells in own[first_data + 1:]:
+        texts = [c for c in cells if c.text]
+        if len(texts) < 2:
+            continue
+        same = [c for c in texts if (c.col, " ".join(c.text.split()).lower()) in names]
+        if len(same) >= 2 and len(same) * 5 >= len(texts) * 4:
+            for c in same:
+                if c.type != "finalNonImportant":
+                    c.type = "finalNonImportant"
+                    n += 1
+    return n
+
+
+RULES = (narrow_thema, header_row, numeric_th, value_row, th_column, repeated_header)
 
 
 def fix_types(v: TableView) -> list[str]:
