@@ -62,7 +62,7 @@ QA rank 1 78.7% -> 78.5% (15 of 7,744 questions).
 """
 from __future__ import annotations
 
-from itertools import groupby
+from itertools import groupby, takewhile
 from operator import attrgetter
 
 from kitten.tables.features import TableView
@@ -175,30 +175,33 @@ def th_column(v: TableView) -> int:
 
 
 def repeated_header(v: TableView) -> int:
-    """Rule 6: the cells of a header row written again inside the table."""
-    g = v.grid
-    own: list[list] = [[] for _ in range(g.n_rows)]
-    for r, cells in groupby(g.cells, key=_ROW):
-        own[r] = list(cells)
-    first_data = next((r for r, cells in enumerate(own) if any(c.type == "data" and c.text for c in cells)), None)
-    if first_data is None:
+    """Rule 6: the cells of a header row written again inside the table (one pass over
+    the cells: a big table's rows are read once, a dict lookup a cell)."""
+    cells = v.grid.cells  # (in row order)
+    first_data = next((c.row for c in cells if c.type == "data" and c.text), -1)
+    head: dict[int, str] = {}  # column -> text, of the first row above it with two headers or more
+    for _, row_cells in groupby(takewhile(lambda c: c.row < first_data, cells), key=_ROW):
+        head = {c.col: c.text for c in row_cells if c.type == "header" and c.text}
+        if len(head) >= 2:
+            break
+    if len(head) < 2:
         return 0
-    head = next((cells for cells in own[:first_data] if sum(1 for c in cells if c.type == "header" and c.text) >= 2),
-                None)
-    if head is None:
-        return 0
-    names = {(c.col, " ".join(c.text.split()).lower()) for c in head if c.type == "header" and c.text}
     n = 0
-    for cells in own[first_data + 1:]:
-        texts = [c for c in cells if c.text]
-        if len(texts) < 2:
-            continue
-        same = [c for c in texts if (c.col, " ".join(c.text.split()).lower()) in names]
-        if len(same) >= 2 and len(same) * 5 >= len(texts) * 4:
-            for c in same:
-                if c.type != "finalNonImportant":
-                    c.type = "finalNonImportant"
-                    n += 1
+    row, texts, same = -1, 0, []
+    for c in [*cells, None]:
+        if c is None or c.row != row:
+            if texts and len(same) >= 2 and len(same) * 5 >= texts * 4:
+                for x in same:
+                    if x.type != "finalNonImportant":
+                        x.type = "finalNonImportant"
+                        n += 1
+            if c is None:
+                break
+            row, texts, same = c.row, 0, []
+        if c.row > first_data and c.text:
+            texts += 1
+            if head.get(c.col) == c.text:
+                same.append(c)
     return n
 
 
