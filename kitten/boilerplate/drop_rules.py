@@ -1,8 +1,8 @@
 """The gate's rules that drop a unit the CRF kept, each measured on held-out sites (its
 figures in its docstring): readers' comments under an article, the page's footer,
-writers' author boxes,
-cookie settings dialogs, teaser lines, linked headlines of other articles, datelines,
-and the headline and captions when the configuration leaves them out."""
+writers' author boxes, cookie settings dialogs, teaser lines, linked headlines of other
+articles, datelines, and the headline and captions when the configuration leaves them
+out."""
 from __future__ import annotations
 
 import re
@@ -91,7 +91,7 @@ def without_author_boxes(units: list[Block], labels: list[str], prose: list[int]
     keeps it). Out of fold on web2025's training sites (``benchmarks/gate_folds.py``) all
     0.842 -> 0.843 (article 0.930 -> 0.931); held out 0.846 -> 0.847; Dragnet 0.916 ->
     0.917, must-drop snippets 93.3% -> 93.4%, the other sets unchanged."""
-    return _without_inside(units, labels, prose, _kept_containers(units, labels, _author_box))
+    return _without_marked(labels, prose, _kept_inside(units, labels, _author_box))
 
 
 def _author_box(el) -> bool:
@@ -114,39 +114,32 @@ def without_consent_dialogs(units: list[Block], labels: list[str], prose: list[i
         cls = el.get("class")
         return cls is not None and any(r in cls for r in _DIALOG_ROLES) and _speaks_of(shown_text(el), phrases)
 
-    return _without_inside(units, labels, prose, _kept_containers(units, labels, consent_dialog))
+    return _without_marked(labels, prose, _kept_inside(units, labels, consent_dialog))
 
 
 def _speaks_of(text: str, phrases: tuple[str, ...]) -> bool:
     return any(p in text for p in phrases)
 
 
-def _kept_containers(units: list[Block], labels: list[str], test: Callable) -> set:
-    """The elements holding a kept unit (its own element included) that pass ``test``:
-    each such element tested once, walking up from each kept unit until an element
-    already seen (what a search of the whole tree would find of them, in a fraction of
-    its time: the rules only drop kept units)."""
-    seen: set = set()
-    found: set = set()
-    for u, lab in zip(units, labels):
-        if lab == "other" or u.source is None:
-            continue
-        el = u.source
-        while el is not None and el not in seen:
-            seen.add(el)
-            if test(el):
-                found.add(el)
+def _kept_inside(units: list[Block], labels: list[str], test: Callable) -> list[bool]:
+    """For each unit, whether it is kept and its element or one of its ancestors passes
+    ``test``: each element's answer found once (walking up from each kept unit to the
+    first element already answered), not a search of the whole tree nor a second walk
+    per unit; an element under one that passes is not tested."""
+    memo: dict = {}
+
+    def inside(el) -> bool:
+        chain = []
+        while el is not None and el not in memo:
+            chain.append(el)
             el = el.getparent()
-    return found
+        answer = memo[el] if el is not None else False
+        for e in reversed(chain):
+            answer = answer or test(e)
+            memo[e] = answer
+        return answer
 
-
-def _without_inside(units: list[Block], labels: list[str], prose: list[int], containers: set) -> list[str]:
-    """``labels`` with the kept units inside ``containers`` dropped, when the units kept
-    outside them hold :data:`ARTICLE_WORDS` words of prose or more."""
-    if not containers:
-        return labels
-    return _without_marked(labels, prose, [lab != "other" and u.source is not None and (
-        u.source in containers or not containers.isdisjoint(u.source.iterancestors())) for u, lab in zip(units, labels)])
+    return [lab != "other" and u.source is not None and inside(u.source) for u, lab in zip(units, labels)]
 
 
 def _without_marked(labels: list[str], prose: list[int], inside: list[bool]) -> list[str]:

@@ -175,8 +175,8 @@ def th_column(v: TableView) -> int:
 
 
 def repeated_header(v: TableView) -> int:
-    """Rule 6: the cells of a header row written again inside the table (one pass over
-    the cells: a big table's rows are read once, a dict lookup a cell)."""
+    """Rule 6: the cells of a header row written again inside the table (a big table's
+    rows read once, a dict lookup a cell)."""
     cells = v.grid.cells  # (in row order)
     first_data = next((c.row for c in cells if c.type == "data" and c.text), -1)
     head: dict[int, str] = {}  # column -> text, of the first row above it with two headers or more
@@ -187,21 +187,16 @@ def repeated_header(v: TableView) -> int:
     if len(head) < 2:
         return 0
     n = 0
-    row, texts, same = -1, 0, []
-    for c in [*cells, None]:
-        if c is None or c.row != row:
-            if texts and len(same) >= 2 and len(same) * 5 >= texts * 4:
-                for x in same:
-                    if x.type != "finalNonImportant":
-                        x.type = "finalNonImportant"
-                        n += 1
-            if c is None:
-                break
-            row, texts, same = c.row, 0, []
-        if c.row > first_data and c.text:
-            texts += 1
-            if head.get(c.col) == c.text:
-                same.append(c)
+    for r, row_cells in groupby(cells, key=_ROW):
+        if r <= first_data:
+            continue
+        texts = [c for c in row_cells if c.text]
+        same = [c for c in texts if head.get(c.col) == c.text]
+        if len(same) >= 2 and len(same) * 5 >= len(texts) * 4:
+            for c in same:
+                if c.type != "finalNonImportant":
+                    c.type = "finalNonImportant"
+                    n += 1
     return n
 
 
