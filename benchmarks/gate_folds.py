@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import shutil
 import sys
 import time
@@ -50,8 +51,9 @@ def train_folds(corpora: Path, out: Path, folds: int, fold_of: dict[str, int], j
     from kitten.train.boilerplate import fit, load_pages, settings_from, weighted
 
     config = Config()
+    settings = settings_from(config)
     t0 = time.perf_counter()
-    every = load_pages(corpora, config, settings_from(config), jobs)
+    every = load_pages(corpora, config, settings, jobs)
     print(f"{len(every)} training pages read in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     shipped = settings_path(classifiers_dir("") / MODEL_NAME)
     for k in range(folds):
@@ -60,7 +62,9 @@ def train_folds(corpora: Path, out: Path, folds: int, fold_of: dict[str, int], j
         folder.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
         fit(weighted(keep), folder / MODEL_NAME)
-        shutil.copy(shipped, settings_path(folder / MODEL_NAME))  # the same feature settings
+        meta = json.loads(shipped.read_text(encoding="utf-8"))  # the shipped weights and labels,
+        meta["features"] = settings.as_dict()  # the features the folds were trained with
+        settings_path(folder / MODEL_NAME).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         print(f"fold {k}: trained on {len(keep)} pages ({len(every) - len(keep)} left out) in "
               f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)
 
