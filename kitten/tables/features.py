@@ -113,7 +113,7 @@ import math
 import re
 from array import array
 from collections import Counter
-from itertools import chain, compress, repeat
+from itertools import chain, compress, groupby, repeat
 from operator import and_, attrgetter, not_, sub
 from dataclasses import dataclass
 from functools import lru_cache
@@ -323,6 +323,7 @@ class TableView:
     th: list[bool] | None = None
     marked: list[int] | None = None
     sections: frozenset = frozenset()
+    own: list[list[Cell]] | None = None  # the cells starting in each row (``own_rows``)
 
 
 def text_types(texts) -> list[str]:
@@ -347,9 +348,9 @@ def view(grid: Grid) -> TableView:
     for i in marked:
         marks[i] = m = markup(cells[i])
         links[i] = is_link_cell(cells[i], m)
-    if grid.full:  # each row (column) of slots is its cells
+    if grid.full:  # each row of slots is its cells; column c is every n_cols-th cell from c
         rows = [list(row) for row in grid.slots]
-        cols = [list(col) for col in zip(*grid.slots)]
+        cols = [cells[c::grid.n_cols] for c in range(grid.n_cols)]
     else:
         rows = [grid.row_cells(r) for r in range(grid.n_rows)]
         cols = [grid.col_cells(c) for c in range(grid.n_cols)]
@@ -373,6 +374,21 @@ def _groups(v: TableView) -> tuple[list, list]:
         else:
             v.groups = ([list(map(_INDEX, row)) for row in v.rows], [list(map(_INDEX, col)) for col in v.cols])
     return v.groups
+
+
+def own_rows(v: TableView) -> list[list[Cell]]:
+    """The cells starting in each row of ``v``, left to right (``grid.cells`` is in row
+    order): slices of the cells, made once per table."""
+    if v.own is None:
+        g = v.grid
+        cells = g.cells
+        if g.full and cells:
+            v.own = [cells[s:s + g.n_cols] for s in range(0, len(cells), g.n_cols)]
+        else:
+            v.own = [[] for _ in range(g.n_rows)]
+            for r, in_row in groupby(cells, key=_ROW):
+                v.own[r] = list(in_row)
+    return v.own
 
 
 def _pick(values: list, group) -> list:
