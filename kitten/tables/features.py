@@ -324,6 +324,7 @@ class TableView:
     marked: list[int] | None = None
     sections: frozenset = frozenset()
     own: list[list[Cell]] | None = None  # the cells starting in each row (``own_rows``)
+    facts: tuple | None = None  # of each distinct text: key, words, ends_colon, note_mark (``text_facts``)
 
 
 def text_types(texts) -> list[str]:
@@ -417,7 +418,7 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     per_row = [g.n_cols] * g.n_rows if g.full else [sum(1 for c in row if c.row == r) for r, row in enumerate(v.rows)]
     per_col = [len(col) for col in v.cols]
     # the words of each cell's text, counted once per distinct text (an empty text: 0)
-    words = list(map(list(map(len, map(str.split, v.text_ids))).__getitem__, v.text_of))
+    words = list(map(text_facts(v)[1].__getitem__, v.text_of))
     types = v.types
     # counted over the cells with markup of their own (the plain ones have none): form
     # controls, images, tags (one per cell besides); the text types (an empty text's is
@@ -696,11 +697,20 @@ def _zeros(size: int) -> array:
     return array("d", bytes(8 * size))
 
 
+def text_facts(v: TableView) -> tuple[list[str], list[int], list[float], list[float]]:
+    """Of each distinct text of ``v`` (``v.text_ids``), made once per table: its key (lower
+    case, white space collapsed), its words, ``ends_colon`` and ``note_mark``."""
+    if v.facts is None:
+        v.facts = _text_facts(list(v.text_ids))
+    return v.facts
+
+
 def _text_facts(texts: list[str]) -> tuple[list[str], list[int], list[float], list[float]]:
     """Of each of ``texts`` (distinct): its key (lower case, white space collapsed), its
-    words, ``ends_colon`` and ``note_mark``. A text of digits alone (most texts of a big
-    table of numbers: no case, no space, no colon, no note mark) is its own key, one
-    word, 0.0 and 0.0: only the others are looked at one by one."""
+    words (lower case splits as the text: no character changes to or from white space),
+    ``ends_colon`` and ``note_mark``. A text of digits alone (most texts of a big table
+    of numbers: no case, no space, no colon, no note mark) is its own key, one word, 0.0
+    and 0.0: only the others are looked at one by one."""
     keys, words, colon, note = list(texts), [1] * len(texts), [0.0] * len(texts), [0.0] * len(texts)
     for i in compress(range(len(texts)), map(not_, map(str.isdigit, texts))):
         t = texts[i]
@@ -802,8 +812,12 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     text_i = text_of
     distinct = list(v.text_ids)
     type_i = list(map(_TYPE_CODE.__getitem__, types))
-    key_d, words_d, colon_d, note_d = _text_facts(distinct)
-    key = list(map(key_d.__getitem__, text_of))  # per cell, its key ("": no text)
+    key_d, words_d, colon_d, note_d = text_facts(v)
+
+    def keyed(keys: set) -> list[int]:
+        """The cells whose text's key is one of ``keys``, found by their texts' numbers."""
+        ids = set(compress(range(len(key_d)), map(keys.__contains__, key_d)))
+        return list(compress(range(n), map(ids.__contains__, text_of)))
     length = v.lengths
     text_lengths = list(map(len, distinct))
     has = [x > 0 for x in length]
@@ -892,11 +906,10 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     top_strong_col = [top is not None and strong[top.index] for top in tops]
     # same_as_top: below the top row (then never the top cell itself), with text, the key of
     # its column's top cell; looked for among the cells whose key is some top cell's
-    top_key = [key[top.index] if top is not None else "" for top in tops]
-    wanted = set(top_key) - {""}
+    top_key = [key_d[text_of[top.index]] if top is not None else "" for top in tops]
     same_top = [False] * n
-    for i in compress(range(n), map(wanted.__contains__, key)):
-        if has[i] and row[i] > top_row and key[i] == top_key[col[i]]:
+    for i in keyed(set(top_key) - {""}):
+        if has[i] and row[i] > top_row and key_d[text_of[i]] == top_key[col[i]]:
             same_top[i] = True
     # same_as_header, as cell_features: the rows of headers (top row, or mostly strong cells
     # with text) add their cells' keys to their columns, in row order; a cell below the top
@@ -906,9 +919,9 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     adding = [r for r, (texts, strong_n) in enumerate(zip(row_texts, sums(strong_text, row_groups)))
               if r >= top_row and texts and (r == top_row or strong_n * 2 > texts)]
     starts = _row_starts(row, R, C if full else 0)  # the cells starting in row r are cells[starts[r]:starts[r + 1]]
-    added = {key[i] for r in adding for i in range(starts[r], starts[r + 1]) if has[i]}
+    added = {key_d[text_of[i]] for r in adding for i in range(starts[r], starts[r + 1]) if has[i]}
     candidates: dict[int, list[int]] = {}
-    for i in compress(range(n), map(added.__contains__, key)):
+    for i in keyed(added):
         if has[i] and row[i] > top_row:
             candidates.setdefault(row[i], []).append(i)
     seen: list[set] = [set() for _ in range(cols_total)]
@@ -916,13 +929,13 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     adding_set = set(adding)
     for r in sorted(adding_set | set(candidates)):
         for i in candidates.get(r, ()):
-            if key[i] in seen[col[i]]:
+            if key_d[text_of[i]] in seen[col[i]]:
                 same_head[i] = True
         if r in adding_set:
             for i in range(starts[r], starts[r + 1]):
                 if has[i]:
                     for j in range(col[i], col[i] + cells[i].colspan):
-                        seen[j].add(key[i])
+                        seen[j].add(key_d[text_of[i]])
     row_same = [x / (t or 1) for x, t in zip(sums(same_top, row_groups), row_texts)] if any(same_top) \
         else [0.0] * len(row_groups)
     row_same_head = [x / (t or 1) for x, t in zip(sums(same_head, row_groups), row_texts)] if any(same_head) \
