@@ -344,7 +344,9 @@ def view(grid: Grid) -> TableView:
     text_of = [ids.setdefault(t, len(ids)) for t in texts]  # a new text gets the next number
     types = list(map(text_types(ids).__getitem__, text_of))  # each text typed once
     plain = Markup()
-    marked = [i for i, c in enumerate(cells) if len(c.element) or c.element.get("style") is not None]
+    # (an element's attribute names are listed faster than its style is looked up; ``in el``
+    # would look among its children)
+    marked = [i for i, el in enumerate(map(_ELEMENT, cells)) if len(el) or "style" in el.keys()]  # noqa: SIM118
     marks, links = [plain] * len(cells), [False] * len(cells)
     for i in marked:
         marks[i] = m = markup(cells[i])
@@ -1028,8 +1030,8 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     ]
 
 
-_TEXT, _ROW, _COL, _TAG, _SECTION_OF, _INDEX = (attrgetter(a) for a in ("text", "row", "col", "tag", "section",
-                                                                         "index"))
+_TEXT, _ROW, _COL, _TAG, _SECTION_OF, _INDEX, _ELEMENT = (
+    attrgetter(a) for a in ("text", "row", "col", "tag", "section", "index", "element"))
 
 
 #: the ``numeric``, ``date``, ``alpha`` and ``empty`` features of each text type
