@@ -563,6 +563,16 @@ def test_a_text_of_ascii_digits_is_typed_as_the_patterns_type_it():
     assert text_type("١٢٣") == patterns("١٢٣") and text_type("²") != "date"
 
 
+def test_text_types_types_each_text_as_text_type():
+    """``text_types`` (a table's distinct texts typed at once, digits alone without a call
+    each) gives ``text_type`` of each text."""
+    from kitten.tables.features import text_type, text_types
+
+    texts = ([str(i) for i in range(0, 30000, 7)] + [str(y) for y in range(1400, 2200)] + ["0" * k for k in range(1, 45)]
+             + ["", "١٢٣", "²", "1,200", "12 May 1990", "May", "Total:", "x1", " 12", "1999 ", "ab cd", "日本語", "#3"])
+    assert text_types(texts) == [text_type(t) for t in texts]
+
+
 def test_header_typing_features_name_the_identifying_column_and_a_header_row_without_th():
     """``key_col``: the first column of distinct words left of a column of numbers (the
     names, not the towns, which repeat, nor the numbers); ``top_words``: a top row of short
@@ -781,6 +791,9 @@ def test_the_view_types_each_text_once_and_shares_the_markup_of_plain_cells():
     grid = _grid(html)
     v = view(grid)
     assert v.types == [text_type(c.text) for c in grid.cells]
+    assert v.texts == [c.text for c in grid.cells] and v.lengths == [len(c.text) for c in grid.cells]
+    assert v.th == [c.tag == "th" for c in grid.cells] and v.sections == {"tbody"}
+    assert v.marked == [i for i, c in enumerate(grid.cells) if len(c.element) or c.element.get("style") is not None]
     assert v.marks == [markup(c) for c in grid.cells]
     plain = [m for c, m in zip(grid.cells, v.marks) if not len(c.element) and c.element.get("style") is None]
     assert len(plain) > 2 and all(m is plain[0] for m in plain)

@@ -186,7 +186,7 @@ def read_tables(doc: Document, config: TablesConfig, log: PageLog, classifiers: 
         model = table_model(classifiers)
         score = model.proba(table_features(v, tb.embedded))[model.classes.index("data")]
         label = "data" if score >= config.data_threshold else "layout"
-        reading = TableReading(tb.index, tb.element, doc.locate, label, score, table_text(grid))
+        reading = TableReading(tb.index, tb.element, doc.locate, label, score, table_text(grid, v.texts))
         readings.append(reading)
         if reading.label != "data":
             continue

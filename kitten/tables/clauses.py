@@ -83,8 +83,11 @@ def header_rows(grid: Grid) -> list[bool]:
     has_data = [False] * n
     first_header = [grid.n_cols] * n  # leftmost column of a header with text covering the row
     texts = [0] * n  # cells with text covering the row
+    blanks = []  # the data cells without text (missing values)
     for c in grid.cells:
         if not c.text:
+            if c.type == "data":
+                blanks.append(c)
             continue
         kind, row = c.type, c.row
         if kind == "header":
@@ -106,10 +109,9 @@ def header_rows(grid: Grid) -> list[bool]:
     # columns: no column header above it to bind values to, so never a row of values
     first = next((r for r in range(n) if has_header[r] or has_data[r]), n)
     missing = [False] * n
-    for c in grid.cells:
-        if c.type == "data" and not c.text:
-            for r in range(max(c.row, first + 1), c.row + c.rowspan):
-                missing[r] = missing[r] or c.col > first_header[r]
+    for c in blanks:
+        for r in range(max(c.row, first + 1), c.row + c.rowspan):
+            missing[r] = missing[r] or c.col > first_header[r]
     return [h and not d and not (m and t > 1) for h, d, m, t in zip(has_header, has_data, missing, texts)]
 
 
@@ -184,25 +186,27 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         is_header_row[r] = False
     thema = table_thema(grid, config.level_separator)
     runs = header_runs(is_header_row)
-    # the column headers of a value, joined once per run of header rows and columns, with
-    # the separator before the value
-    known: dict[tuple[int, int], dict[tuple[int, int], str]] = {}
+    # the column headers of a value, joined once per run of header rows and columns (the
+    # columns named by their first and width, or by the first alone when no cell spans)
+    known: dict[tuple[int, int], dict] = {}
     value_sep, header_sep, level_sep = config.value_separator, config.header_separator, config.level_separator
     cell_sep = config.cell_separator
+    spanning = bool(grid.spanning)
 
     def headers_over(run: range, col: int, span: int) -> str:
         in_run = known.setdefault((run.start, run.stop), {})
-        text = in_run.get((col, span))
+        key = (col, span) if spanning else col
+        text = in_run.get(key)
         if text is None:
-            text = in_run[(col, span)] = column_headers(grid, run, range(col, col + span), level_sep, runs)
+            text = in_run[key] = column_headers(grid, run, range(col, col + span), level_sep, runs)
         return text
 
     out: list[Clause] = []
-    group = ""
+    prefix = "".join(x + config.thema_separator for x in (thema,) if x)
     for r in range(grid.n_rows):
         row = grid.row_cells(r)
         if r in sections:
-            group = sections[r]
+            prefix = "".join(x + config.thema_separator for x in (thema, sections[r]) if x)
             continue
         data, headers = [], []  # the row's data and header cells with text, left to right
         for c in row:
@@ -217,7 +221,6 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
                 out.append(Clause(r, c.text, "note"))
         if is_header_row[r] or not data:
             continue
-        prefix = "".join(x + config.thema_separator for x in (thema, group) if x)
         parts = []
         for h in headers:  # the entity with the name of its column ("Name: Anna Meares (AUS)")
             corner = headers_over(runs[h.row], h.col, h.colspan)
@@ -229,11 +232,13 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
         # rank before the name): the same for every value with as many headers left of it
         # (or, with none, right of it), joined once per row and count, not once per value
         header_cols = sorted(h.col for h in headers)
-        keys = [(d.col, d.colspan) for d in data]  # each value's columns
-        for col, span in set(keys).difference(in_run):
+        keys = [(d.col, d.colspan) for d in data] if spanning else list(map(_COL, data))  # each value's columns
+        for key in set(keys).difference(in_run):
+            col, span = key if spanning else (key, 1)
             headers_over(run, col, span)
         columns = list(map(in_run.__getitem__, keys))
-        if not headers or header_cols[-1] < min(keys)[0]:  # every header left of every value: one row header
+        first_col = min(keys)[0] if spanning else min(keys)
+        if not headers or header_cols[-1] < first_col:  # every header left of every value: one row header
             row_header = _join([_label(h.text) for h in headers], level_sep)
             parts += _values(columns, map(_TEXT, data), row_header, header_sep, value_sep)
             out.append(Clause(r, prefix + cell_sep.join(parts)))
@@ -252,7 +257,7 @@ def build_clauses(grid: Grid, config: TablesConfig) -> list[Clause]:
     return out
 
 
-_TEXT = attrgetter("text")
+_TEXT, _COL = attrgetter("text"), attrgetter("col")
 
 
 def _values(columns, texts, row_header: str, header_sep: str, value_sep: str) -> list[str]:

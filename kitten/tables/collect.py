@@ -114,7 +114,7 @@ def _add_cells(tb: TableBlocks, run: list[Block]) -> bool:
     if not _CELL_TAGS.issuperset(map(_TAG, sources)):
         return False
     inlines = list(map(_INLINES, run))
-    if not all(map((1).__eq__, map(len, inlines))):
+    if set(map(len, inlines)) != {1}:
         return False
     firsts = list(map(itemgetter(0), inlines))
     if BR in firsts:  # (``Break`` compares by identity)
@@ -177,8 +177,9 @@ def fill_text(grid: Grid, tb: TableBlocks) -> Grid:
     return grid
 
 
-def table_text(grid: Grid) -> str:
-    """White-space-normalized text of a table: caption, then cells in source order."""
+def table_text(grid: Grid, texts: list[str] | None = None) -> str:
+    """White-space-normalized text of a table: caption, then cells in source order
+    (``texts``: the cells' texts when the caller has them, not read from the cells again)."""
     parts = [grid.caption] if grid.caption else []
-    parts += filter(None, map(_TEXT, grid.cells))
+    parts += filter(None, map(_TEXT, grid.cells) if texts is None else texts)
     return " | ".join(parts)

@@ -113,8 +113,8 @@ import math
 import re
 from array import array
 from collections import Counter
-from itertools import compress, repeat
-from operator import attrgetter, sub
+from itertools import chain, compress, groupby, repeat
+from operator import and_, attrgetter, not_, sub
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -259,11 +259,14 @@ def is_link_cell(cell: Cell, m: Markup) -> bool:
     return bool(cell.text) and m.link_chars >= 0.9 * len(cell.text)
 
 
-def _mean_sd(values: list[float]) -> tuple[float, float]:
+def _mean_sd(values: list[int]) -> tuple[float, float]:
+    """Mean and standard deviation of ``values`` (ints): each distinct value's squared
+    deviation computed once, summed cell by cell in order (the same sum as squaring each)."""
     if not values:
         return 0.0, 0.0
     mean = sum(values) / len(values)
-    return mean, math.sqrt(sum(map(pow, map(sub, values, repeat(mean)), repeat(2))) / len(values))
+    squares = {x: pow(x - mean, 2) for x in set(values)}
+    return mean, math.sqrt(sum(map(squares.__getitem__, values)) / len(values))
 
 
 def _consistency_len(groups: list[list[int]]) -> float:
@@ -279,14 +282,19 @@ def _consistency_len(groups: list[list[int]]) -> float:
     return sum(scores) / len(scores) if scores else 0.0
 
 
+#: the text types but ``empty``
+_FILLED_TYPES = ("numeric", "date", "alpha", "other")
+
+
 def _consistency_type(groups: list[list[str]]) -> float:
+    """The share of the dominant type among each group's cells with text (groups of two
+    such cells or more), averaged: counted with ``list.count``, not a Counter a group."""
     scores = []
     for types in groups:
-        counts = Counter(types)
-        k = len(types) - counts.pop("empty", 0)
+        k = len(types) - types.count("empty")
         if k < 2:
             continue
-        scores.append(max(counts.values()) / k)
+        scores.append(max(map(types.count, _FILLED_TYPES)) / k)
     return sum(scores) / len(scores) if scores else 0.0
 
 
@@ -307,28 +315,52 @@ class TableView:
     #: a text is computed once per distinct text
     text_ids: dict | None = None
     text_of: list[int] | None = None
+    #: per cell (by ``Cell.index``), read once from the cells for every feature that needs
+    #: them: the text, its length, the cell is a ``th``; and the cells with markup of
+    #: their own (not ``plain``), and the row groups the cells are in
+    texts: list[str] | None = None
+    lengths: list[int] | None = None
+    th: list[bool] | None = None
+    marked: list[int] | None = None
+    sections: frozenset = frozenset()
+    own: list[list[Cell]] | None = None  # the cells starting in each row (``own_rows``)
+    facts: tuple | None = None  # of each distinct text: key, words, ends_colon, note_mark (``text_facts``)
+
+
+def text_types(texts) -> list[str]:
+    """:func:`text_type` of each of ``texts``: a text of ASCII digits alone (most texts of a
+    big table of numbers) typed here as ``text_type`` types it, without a call each."""
+    return [("date" if len(t) == 4 and (t[:2] == "20" or t[0] == "1" and t[1] in "56789") else "numeric")
+            if t.isdigit() and t.isascii() and len(t) <= 40 else text_type(t) for t in texts]
 
 
 def view(grid: Grid) -> TableView:
     """The view of ``grid``: each text typed once per table (``text_type`` is a function of
     the text alone), and the cells that hold no element and no style (most cells of a big
     table) sharing one ``Markup`` of zeros, which nothing changes."""
-    texts = list(map(_TEXT, grid.cells))
-    ids = dict.fromkeys(texts)
-    for i, t in enumerate(ids):
-        ids[t] = i
-    text_of = list(map(ids.__getitem__, texts))
-    types = list(map(list(map(text_type, ids)).__getitem__, text_of))  # each text typed once
+    cells = grid.cells
+    texts = list(map(_TEXT, cells))
+    ids: dict[str, int] = {}
+    text_of = [ids.setdefault(t, len(ids)) for t in texts]  # a new text gets the next number
+    types = list(map(text_types(ids).__getitem__, text_of))  # each text typed once
     plain = Markup()
-    marks = [markup(c) if len(c.element) or c.element.get("style") is not None else plain for c in grid.cells]
-    if grid.full:  # each row (column) of slots is its cells
+    # (an element's attribute names are listed faster than its style is looked up; ``in el``
+    # would look among its children)
+    marked = [i for i, el in enumerate(map(_ELEMENT, cells)) if len(el) or "style" in el.keys()]  # noqa: SIM118
+    marks, links = [plain] * len(cells), [False] * len(cells)
+    for i in marked:
+        marks[i] = m = markup(cells[i])
+        links[i] = is_link_cell(cells[i], m)
+    if grid.full:  # each row of slots is its cells; column c is every n_cols-th cell from c
         rows = [list(row) for row in grid.slots]
-        cols = [list(col) for col in zip(*grid.slots)]
+        cols = [cells[c::grid.n_cols] for c in range(grid.n_cols)]
     else:
         rows = [grid.row_cells(r) for r in range(grid.n_rows)]
         cols = [grid.col_cells(c) for c in range(grid.n_cols)]
-    links = [m is not plain and is_link_cell(c, m) for c, m in zip(grid.cells, marks)]
-    return TableView(grid, types, marks, rows, cols, links, plain, text_ids=ids, text_of=text_of)
+    th = [t == "th" for t in map(_TAG, cells)]
+    return TableView(grid, types, marks, rows, cols, links, plain, text_ids=ids, text_of=text_of, texts=texts,
+                     lengths=list(map(len, texts)), th=th, marked=marked,
+                     sections=frozenset(map(_SECTION_OF, cells)))
 
 
 def _groups(v: TableView) -> tuple[list, list]:
@@ -345,6 +377,21 @@ def _groups(v: TableView) -> tuple[list, list]:
         else:
             v.groups = ([list(map(_INDEX, row)) for row in v.rows], [list(map(_INDEX, col)) for col in v.cols])
     return v.groups
+
+
+def own_rows(v: TableView) -> list[list[Cell]]:
+    """The cells starting in each row of ``v``, left to right (``grid.cells`` is in row
+    order): slices of the cells, made once per table."""
+    if v.own is None:
+        g = v.grid
+        cells = g.cells
+        if g.full and cells:
+            v.own = [cells[s:s + g.n_cols] for s in range(0, len(cells), g.n_cols)]
+        else:
+            v.own = [[] for _ in range(g.n_rows)]
+            for r, in_row in groupby(cells, key=_ROW):
+                v.own[r] = list(in_row)
+    return v.own
 
 
 def _pick(values: list, group) -> list:
@@ -365,31 +412,29 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     g = v.grid
     cells = g.cells
     n = len(cells) or 1
-    texts = list(map(_TEXT, cells))
-    lengths = list(map(len, texts))
-    empty = texts.count("")
+    lengths = v.lengths
+    empty = lengths.count(0)
     filled = len(cells) - empty  # cells with text
     nf = filled or 1
     # the cells starting in each row (a cell whose slots another span splits counted each time)
     per_row = [g.n_cols] * g.n_rows if g.full else [sum(1 for c in row if c.row == r) for r, row in enumerate(v.rows)]
     per_col = [len(col) for col in v.cols]
     # the words of each cell's text, counted once per distinct text (an empty text: 0)
-    words = list(map(list(map(len, map(str.split, v.text_ids))).__getitem__, v.text_of))
+    words = list(map(text_facts(v)[1].__getitem__, v.text_of))
     types = v.types
     # counted over the cells with markup of their own (the plain ones have none): form
     # controls, images, tags (one per cell besides); the text types (an empty text's is
     # "empty"), th, spanning cells and links (a link cell has text) over all
-    marked = [m for m in v.marks if m is not v.plain]
+    marked = list(map(v.marks.__getitem__, v.marked))
     forms = sum(1 for m in marked if m.forms)
     images = sum(1 for m in marked if m.images)
     tags = len(cells) + sum(m.tags for m in marked)
-    in_types = Counter(types)
-    alpha, digit = in_types["alpha"], in_types["numeric"] + in_types["date"]
-    th = list(map(_TAG, cells)).count("th")
+    alpha, digit = types.count("alpha"), types.count("numeric") + types.count("date")
+    th = v.th.count(True)
     spans = g.spanning
-    thead = "thead" in map(_SECTION_OF, cells)
-    links = sum(v.links)
-    long = sum(1 for x in lengths if x > 80)
+    thead = "thead" in v.sections
+    links = v.links.count(True)
+    long = sum(map((80).__lt__, lengths))  # longer than 80 characters
     row_groups, col_groups = _groups(v)
     row_lengths = [_pick(lengths, x) for x in row_groups]
     col_lengths = [_pick(lengths, x) for x in col_groups]
@@ -401,6 +446,7 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
     rm, rs = _mean_sd(per_row)
     cm, cs = _mean_sd(per_col)
     lm, ls = _mean_sd(lengths)
+    short = sum(map(words.count, range(5))) - empty  # cells of at most four words, with text
     return [
         g.n_rows, g.n_cols, rm, rs, cm, cs, lm, ls,
         links / nf, forms / n, images / n, alpha / nf, digit / nf, 1 - filled / n,
@@ -408,7 +454,7 @@ def table_features(v: TableView, embedded: bool) -> list[float]:
         _consistency_len(col_lengths),
         _consistency_type([_pick(types, x) for x in row_groups]),
         _consistency_type([_pick(types, x) for x in col_groups]),
-        (sum(1 for w in words if w <= 4) - empty) / nf, sum(words) / nf,  # over the cells with text
+        short / nf, sum(words) / nf,  # over the cells with text
         empty_rows, empty_cols, float(forms > 0), float(bool(g.caption)), math.log2(tags + 1),
         float(embedded), th / n, float(thead), spans / n, first_th / (len(first) or 1), long / nf,
     ]
@@ -645,6 +691,83 @@ _TYPE_CODE = {t: i for i, t in enumerate(_TYPES)}
 #: tables of at least this many cells have their cells typed from :func:`cell_columns`
 #: (when the C forest is built); smaller ones from :func:`cell_features`, cheaper there
 BIG_TABLE = 2000
+_NUMERIC_CODE, _DATE_CODE, _ALPHA_CODE, _EMPTY_CODE = (_TYPE_CODE[t] for t in ("numeric", "date", "alpha", "empty"))
+_CODES = range(len(_TYPES))
+
+
+def _zeros(size: int) -> array:
+    return array("d", bytes(8 * size))
+
+
+def text_facts(v: TableView) -> tuple[list[str], list[int], list[float], list[float]]:
+    """Of each distinct text of ``v`` (``v.text_ids``), made once per table: its key (lower
+    case, white space collapsed), its words, ``ends_colon`` and ``note_mark``."""
+    if v.facts is None:
+        v.facts = _text_facts(list(v.text_ids))
+    return v.facts
+
+
+def _text_facts(texts: list[str]) -> tuple[list[str], list[int], list[float], list[float]]:
+    """Of each of ``texts`` (distinct): its key (lower case, white space collapsed), its
+    words (lower case splits as the text: no character changes to or from white space),
+    ``ends_colon`` and ``note_mark``. A text of digits alone (most texts of a big table
+    of numbers: no case, no space, no colon, no note mark) is its own key, one word, 0.0
+    and 0.0: only the others are looked at one by one."""
+    keys, words, colon, note = list(texts), [1] * len(texts), [0.0] * len(texts), [0.0] * len(texts)
+    for i in compress(range(len(texts)), map(not_, map(str.isdigit, texts))):
+        t = texts[i]
+        keys[i] = k = " ".join(t.lower().split()) if t else ""
+        words[i] = k.count(" ") + 1 if k else 0
+        if t.endswith(":"):
+            colon[i] = 1.0
+        if _NOTE.match(t):
+            note[i] = 1.0
+    return keys, words, colon, note
+
+
+def _row_starts(row: list[int], n_rows: int, width: int) -> list[int]:
+    """Where the cells starting in each row start among the cells (in row order; ``row``:
+    each cell's row), and where the last row's end: ``width`` cells a row in a full grid
+    (``width`` 0: counted)."""
+    if width:
+        return list(range(0, n_rows * width + 1, width))
+    starts = [0] * (n_rows + 1)
+    for r, k in Counter(row).items():
+        starts[r + 1] = k
+    for r in range(n_rows):
+        starts[r + 1] += starts[r]
+    return starts
+
+
+def _shares_by_code(groups: list[list[int]], sizes: list[int], kinds: tuple[int, ...]) -> tuple[array, array]:
+    """For each group (a row or a column: its cells' type codes; ``sizes``: its cells) and
+    each type code in it, what :func:`_by_type` gives a cell of that type: the shares of
+    the group's other cells of its type and of ``kinds``; by group and code (0 where no
+    cell of the group has the code)."""
+    k_types = len(_TYPES)
+    agree, of_kinds = _zeros(len(groups) * k_types), _zeros(len(groups) * k_types)
+    for at, codes, k in zip(range(0, len(groups) * k_types, k_types), groups, sizes):
+        others = (k - 1) or 1
+        counts = list(map(codes.count, _CODES))
+        same_kind = sum(map(counts.__getitem__, kinds))
+        for t in compress(_CODES, counts):
+            agree[at + t] = (counts[t] - 1) / others
+            of_kinds[at + t] = (same_kind - (t in kinds)) / others
+    return agree, of_kinds
+
+
+def _length_shares(lengths: list[int], col_len: list[float], col: list[int], text_of: list[int],
+                   text_lengths: list[int]) -> list | tuple:
+    """``col_len_rel`` of each cell, its length over its column's mean length (0.0 where
+    that is 0): a value per (column, length) looked up by the cell's column and the number
+    of its text's length, ``(values, col, length number, lengths)``, when there are fewer
+    such pairs than cells (a big table's texts have few lengths); else a list."""
+    len_ids: dict[int, int] = {}
+    len_of_text = [len_ids.setdefault(x, len(len_ids)) for x in text_lengths]
+    k = len(len_ids)
+    if len(col_len) * k > len(lengths):
+        return [x / m if m else 0.0 for x, m in zip(lengths, map(col_len.__getitem__, col))]
+    return [x / m if m else 0.0 for m in col_len for x in len_ids], col, list(map(len_of_text.__getitem__, text_of)), k
 
 
 def cell_columns(v: TableView, breaks: dict) -> list:
@@ -664,22 +787,25 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     g = v.grid
     cells = g.cells
     n = len(cells)
-    types, marks, links, plain = v.types, v.marks, v.links, v.plain
+    types, marks, links = v.types, v.marks, v.links
     slots, rows_total, cols_total = g.slots, g.n_rows, g.n_cols
     n_rows, n_cols = rows_total or 1, cols_total or 1
     k_types = len(_TYPES)
     full = g.full and n > 0
     R, C = rows_total, cols_total
 
-    def zeros(size: int) -> array:
-        return array("d", bytes(8 * size))
+    zeros = _zeros
 
     def by(values, index) -> tuple:
         return (values if type(values) is list else list(values)), index
 
-    text = list(map(_TEXT, cells))
-    row = list(map(_ROW, cells))
-    col = list(map(_COL, cells))
+    text = v.texts
+    if full:  # cell r * C + c
+        row = list(chain.from_iterable(map(repeat, range(R), repeat(C, R))))
+        col = list(range(C)) * R
+    else:
+        row = list(map(_ROW, cells))
+        col = list(map(_COL, cells))
     row_i, col_i = row, col
     spans = bool(g.spanning)
     # each distinct text once (the view's numbers): its length, words, key (case and
@@ -688,15 +814,17 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     text_i = text_of
     distinct = list(v.text_ids)
     type_i = list(map(_TYPE_CODE.__getitem__, types))
-    key_d = [" ".join(t.lower().split()) if t else "" for t in distinct]
-    key_ids: dict[str, int] = {}
-    key_of_text = [key_ids.setdefault(k, len(key_ids)) for k in key_d]
-    key = list(map(key_of_text.__getitem__, text_of))  # per cell, an id of its key
-    no_key = key_ids.get("", -1)
-    length = list(map(len, text))
-    has = list(map(bool, text))
-    th = [t == "th" for t in map(_TAG, cells)]
-    marked = [i for i, m in enumerate(marks) if m is not plain]  # cells with markup of their own
+    key_d, words_d, colon_d, note_d = text_facts(v)
+
+    def keyed(keys: set) -> list[int]:
+        """The cells whose text's key is one of ``keys``, found by their texts' numbers."""
+        ids = set(compress(range(len(key_d)), map(keys.__contains__, key_d)))
+        return list(compress(range(n), map(ids.__contains__, text_of)))
+    length = v.lengths
+    text_lengths = list(map(len, distinct))
+    has = [x > 0 for x in length]
+    th = v.th
+    marked = v.marked  # cells with markup of their own
     strong = list(th)  # a th, or 80% of its text emphasized
     for i in marked:
         strong[i] = th[i] or bool(text[i]) and marks[i].emphasis_chars >= 0.8 * len(text[i])
@@ -707,21 +835,21 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         def sums(values: list, groups: list) -> list:
             return [sum(values[s]) for s in groups]
 
-        def counts(groups: list) -> list:
-            return [Counter(types[s]) for s in groups]
+        def codes(groups: list) -> list:
+            return [type_i[s] for s in groups]
     else:
         row_sizes, col_sizes = list(map(len, row_groups)), list(map(len, col_groups))
 
         def sums(values: list, groups: list) -> list:
             return [sum(map(values.__getitem__, ix)) for ix in groups]
 
-        def counts(groups: list) -> list:
-            return [Counter(map(types.__getitem__, ix)) for ix in groups]
+        def codes(groups: list) -> list:
+            return [list(map(type_i.__getitem__, ix)) for ix in groups]
 
     def shares(values: list, groups: list, sizes: list) -> list:
         return [x / (k or 1) for x, k in zip(sums(values, groups), sizes)]
 
-    empty = [not h for h in has]
+    empty = [not x for x in has]
     table_th = sum(th) / (n or 1)
     if spans:
         merged = [c.rowspan > 1 or c.colspan > 1 for c in cells]
@@ -734,29 +862,38 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     col_len = shares(length, col_groups, col_sizes)
     top_row = next((r for r, k in enumerate(row_sizes) if k > 1), 0)
     tops = [slots[top_row][j] for j in range(cols_total)] if rows_total else []
-    # the cells with text below the top row, by column
-    body_flags = [h and r > top_row for h, r in zip(has, row)]
+    # the cells below the top row, by column (its body: those with text, whose type is not
+    # empty), as their type codes, text numbers and links
     if full:
-        bodies = [list(compress(range(j, n, C), body_flags[j::C])) for j in range(C)]
+        below = [((top_row + 1) * C + j, n, C) for j in range(C)]
+        below_types = [type_i[slice(*x)] for x in below]
+        below_texts = [text_of[slice(*x)] for x in below]
+        below_links = [links[slice(*x)] for x in below]
     else:
-        bodies = [list(compress(ix, map(body_flags.__getitem__, ix))) for ix in col_groups]
+        below_ix = [[i for i in ix if row[i] > top_row] for ix in col_groups]
+        below_types = [list(map(type_i.__getitem__, ix)) for ix in below_ix]
+        below_texts = [list(map(text_of.__getitem__, ix)) for ix in below_ix]
+        below_links = [list(map(links.__getitem__, ix)) for ix in below_ix]
+    no_text = v.text_ids.get("", -1)  # the number of the empty text
     differs = 0
     col_distinct, col_alpha, col_links = [], [], []
     stats = []  # per column: cells of the body, distinct texts, numbers and dates
-    for body, top_cell in zip(bodies, tops):
-        in_body = Counter(map(types.__getitem__, body))
-        n_distinct = len(set(map(text_of.__getitem__, body)))
-        stats.append((len(body), n_distinct, in_body["numeric"] + in_body["date"]))
+    for in_types, in_texts, in_links, top_cell in zip(below_types, below_texts, below_links, tops):
+        in_body = list(map(in_types.count, _CODES))
+        body = len(in_types) - in_body[_EMPTY_CODE]
+        distinct_texts = set(in_texts)
+        n_distinct = len(distinct_texts) - (no_text in distinct_texts)
+        stats.append((body, n_distinct, in_body[_NUMERIC_CODE] + in_body[_DATE_CODE]))
         if top_cell is not None and top_cell.text and body:
-            differs += in_body.get(types[top_cell.index], 0) != max(in_body.values())
-        k = len(body) or 1
+            in_body[_EMPTY_CODE] = 0
+            differs += in_body[type_i[top_cell.index]] != max(in_body)
+        k = body or 1
         col_distinct.append(n_distinct / k)
-        col_alpha.append(in_body.get("alpha", 0) / k)
-        col_links.append(sum(map(links.__getitem__, body)) / k)
+        col_alpha.append(in_body[_ALPHA_CODE] / k)
+        col_links.append(in_links.count(True) / k)
     top_differs = differs / (len(col_groups) or 1)
     top_strong = row_emph[top_row] if row_emph else 0.0
     key_col = _key_column(stats)
-    words_d = [kk.count(" ") + 1 if kk else 0 for kk in key_d]
     top_cells = (range(row_groups[top_row].start, row_groups[top_row].stop) if full else row_groups[top_row]) \
         if row_groups else ()
     top_words = _top_words([(types[i], words_d[text_of[i]]) for i in top_cells if has[i]], stats)
@@ -771,27 +908,22 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     top_strong_col = [top is not None and strong[top.index] for top in tops]
     # same_as_top: below the top row (then never the top cell itself), with text, the key of
     # its column's top cell; looked for among the cells whose key is some top cell's
-    top_key = [key[top.index] if top is not None else no_key for top in tops]
-    wanted = set(top_key) - {no_key}
+    top_key = [key_d[text_of[top.index]] if top is not None else "" for top in tops]
     same_top = [False] * n
-    for i in [i for i, kk in enumerate(key) if kk in wanted]:
-        if has[i] and row[i] > top_row and key[i] == top_key[col[i]]:
+    for i in keyed(set(top_key) - {""}):
+        if has[i] and row[i] > top_row and key_d[text_of[i]] == top_key[col[i]]:
             same_top[i] = True
     # same_as_header, as cell_features: the rows of headers (top row, or mostly strong cells
     # with text) add their cells' keys to their columns, in row order; a cell below the top
     # row is a repeat when its key is among its column's so far. Only the cells whose key
     # some header row adds can be one.
-    strong_text = [s and h for s, h in zip(strong, has)]
+    strong_text = list(map(and_, strong, has))
     adding = [r for r, (texts, strong_n) in enumerate(zip(row_texts, sums(strong_text, row_groups)))
               if r >= top_row and texts and (r == top_row or strong_n * 2 > texts)]
-    starts = [0] * (R + 1)  # the cells starting in row r are cells[starts[r]:starts[r + 1]]
-    for r, k in Counter(row).items():
-        starts[r + 1] = k
-    for r in range(R):
-        starts[r + 1] += starts[r]
-    added = {key[i] for r in adding for i in range(starts[r], starts[r + 1]) if has[i]}
+    starts = _row_starts(row, R, C if full else 0)  # the cells starting in row r are cells[starts[r]:starts[r + 1]]
+    added = {key_d[text_of[i]] for r in adding for i in range(starts[r], starts[r + 1]) if has[i]}
     candidates: dict[int, list[int]] = {}
-    for i in [i for i, kk in enumerate(key) if kk in added]:
+    for i in keyed(added):
         if has[i] and row[i] > top_row:
             candidates.setdefault(row[i], []).append(i)
     seen: list[set] = [set() for _ in range(cols_total)]
@@ -799,30 +931,25 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     adding_set = set(adding)
     for r in sorted(adding_set | set(candidates)):
         for i in candidates.get(r, ()):
-            if key[i] in seen[col[i]]:
+            if key_d[text_of[i]] in seen[col[i]]:
                 same_head[i] = True
         if r in adding_set:
             for i in range(starts[r], starts[r + 1]):
                 if has[i]:
                     for j in range(col[i], col[i] + cells[i].colspan):
-                        seen[j].add(key[i])
+                        seen[j].add(key_d[text_of[i]])
     row_same = [x / (t or 1) for x, t in zip(sums(same_top, row_groups), row_texts)] if any(same_top) \
         else [0.0] * len(row_groups)
     row_same_head = [x / (t or 1) for x, t in zip(sums(same_head, row_groups), row_texts)] if any(same_head) \
         else [0.0] * len(row_groups)
-    below_top = [r > top_row for r in row]  # the top cell of a column is at or above top_row
-    col_th_body = shares([t and b for t, b in zip(th, below_top)], col_groups,
-                         sums(below_top, col_groups))
+    # the top cell of a column is at or above top_row
+    below_top = [False] * ((top_row + 1) * C) + [True] * (n - (top_row + 1) * C) if full \
+        else list(map(top_row.__lt__, row))
+    col_th_body = shares(list(map(and_, th, below_top)), col_groups, sums(below_top, col_groups))
     # a cell's shares of its row's (column's) other cells by text type: by row (column)
     # and type code
-    row_agree, row_numeric = zeros(len(row_groups) * k_types), zeros(len(row_groups) * k_types)
-    for r, (in_row, k) in enumerate(zip(counts(row_groups), row_sizes)):
-        for t, (a, b) in _by_type(in_row, (k - 1) or 1, "numeric", "date").items():
-            row_agree[r * k_types + _TYPE_CODE[t]], row_numeric[r * k_types + _TYPE_CODE[t]] = a, b
-    col_agree, col_alpha_share = zeros(len(col_groups) * k_types), zeros(len(col_groups) * k_types)
-    for j, (in_col, k) in enumerate(zip(counts(col_groups), col_sizes)):
-        for t, (a, b) in _by_type(in_col, (k - 1) or 1, "alpha").items():
-            col_agree[j * k_types + _TYPE_CODE[t]], col_alpha_share[j * k_types + _TYPE_CODE[t]] = a, b
+    row_agree, row_numeric = _shares_by_code(codes(row_groups), row_sizes, (_NUMERIC_CODE, _DATE_CODE))
+    col_agree, col_alpha_share = _shares_by_code(codes(col_groups), col_sizes, (_ALPHA_CODE,))
     # the neighbours: above, left of and below the cell
     thf = [1.0 if x else 0.0 for x in th]
     if full:  # cell r * C + c: above is C cells back, below C cells on
@@ -853,7 +980,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         full_width = 1.0 if 1 >= n_cols and n_cols > 1 else 0.0
         last_row = by([1.0 if r + 1 >= rows_total else 0.0 for r in range(rows_total)], row_i)
         rows_below = by([rows_total - (r + 1) for r in range(rows_total)], row_i)
-    sections = set(map(_SECTION_OF, cells))
+    sections = v.sections
     section = _SECTION.get(next(iter(sections)), 0.0) if len(sections) == 1 else \
         [_SECTION.get(c.section, 0.0) for c in cells]
     nonzero = {el: b for el, b in breaks.items() if b} if any(breaks.values()) else None
@@ -880,31 +1007,31 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         last_row, rowspan, colspan, full_width,
         by(row_merged, row_i), by(col_merged, col_i), breaks_col, thf, emphasis,
         *(by([1.0 if code == x else 0.0 for code in range(k_types)], type_i) for x in range(4)),
-        by(list(map(len, distinct)), text_i), by(words_d, text_i), link,
+        by(text_lengths, text_i), by(words_d, text_i), link,
         (row_agree, row_i, type_i, k_types), (col_agree, col_i, type_i, k_types),
         by(row_th, row_i), by(col_th, col_i), by(row_empty, row_i), by(col_empty, col_i),
         above_th, left_th,
-        section, by([1.0 if t.endswith(":") else 0.0 for t in distinct], text_i), table_th, rows_total, cols_total,
+        section, by(colon_d, text_i), table_th, rows_total, cols_total,
         first_text,
         ([0.0] * cols_total + [1.0 if x else 0.0 for x in top_text], below_top_i, col_i, cols_total),
         ([0.0] * cols_total + [1.0 if x else 0.0 for x in top_strong_col], below_top_i, col_i,
          cols_total),
         (row_numeric, row_i, type_i, k_types), (col_alpha_share, col_i, type_i, k_types),
-        [x / m if m else 0.0 for x, m in zip(length, map(col_len.__getitem__, col))],
+        _length_shares(length, col_len, col, text_of, text_lengths),
         by(row_emph, row_i), top_differs, top_strong,
         by(col_distinct, col_i), by([1.0 if j == first_alpha else 0.0 for j in range(cols_total)], col_i),
         by(col_links, col_i),
         sparse(same_top), by(row_same, row_i),
         image, above_empty, below_empty,
         sparse(same_head), by(row_same_head, row_i), by(col_th_body, col_i),
-        rows_below, by([1.0 if _NOTE.match(t) else 0.0 for t in distinct], text_i), by(row_texts, row_i),
+        rows_below, by(note_d, text_i), by(row_texts, row_i),
         by([1.0 if j == key_col else 0.0 for j in range(cols_total)], col_i), top_words,
         by(_emph_vs_below(row_emph), row_i),
     ]
 
 
-_TEXT, _ROW, _COL, _TAG, _SECTION_OF, _INDEX = (attrgetter(a) for a in ("text", "row", "col", "tag", "section",
-                                                                         "index"))
+_TEXT, _ROW, _COL, _TAG, _SECTION_OF, _INDEX, _ELEMENT = (
+    attrgetter(a) for a in ("text", "row", "col", "tag", "section", "index", "element"))
 
 
 #: the ``numeric``, ``date``, ``alpha`` and ``empty`` features of each text type

@@ -62,10 +62,11 @@ QA rank 1 78.7% -> 78.5% (15 of 7,744 questions).
 """
 from __future__ import annotations
 
-from itertools import groupby, takewhile
+from collections import Counter
+from itertools import compress, groupby, takewhile
 from operator import attrgetter
 
-from kitten.tables.features import TableView
+from kitten.tables.features import TableView, own_rows
 
 _ROW = attrgetter("row")
 
@@ -112,8 +113,8 @@ def header_row(v: TableView) -> int:
 def numeric_th(v: TableView) -> int:
     g = v.grid
     types = v.types
-    candidates = [c for c in g.cells if c.tag == "th" and c.col > 0 and c.type == "header"
-                  and types[c.index] == "numeric"]
+    th = list(map(g.cells.__getitem__, compress(range(len(g.cells)), v.th)))  # (by index: no pass over the cells)
+    candidates = [c for c in th if c.col > 0 and c.type == "header" and types[c.index] == "numeric"]
     if not candidates:  # most tables: no numeric th header, no data cell to look at
         return 0
     numeric_data_above: dict[int, int] = {}  # column -> first row with numeric data
@@ -129,10 +130,7 @@ def numeric_th(v: TableView) -> int:
 
 
 def value_row(v: TableView) -> int:
-    g = v.grid
-    own: list[list] = [[] for _ in range(g.n_rows)]  # cells starting in each row (a run of ``cells``)
-    for r, cells in groupby(g.cells, key=_ROW):
-        own[r] = list(cells)
+    own = own_rows(v)  # cells starting in each row
     data_rows = [any(c.type == "data" and c.text for c in cells) for cells in own]
     votes: dict[int, list[int]] | None = None  # column -> [header, data] among the data rows' cells
     n = 0
@@ -175,8 +173,8 @@ def th_column(v: TableView) -> int:
 
 
 def repeated_header(v: TableView) -> int:
-    """Rule 6: the cells of a header row written again inside the table (a big table's
-    rows read once, a dict lookup a cell)."""
+    """Rule 6: the cells of a header row written again inside the table (looked at in
+    the rows where two cells hold its texts, found by the view's numbers of the texts)."""
     cells = v.grid.cells  # (in row order)
     first_data = next((c.row for c in cells if c.type == "data" and c.text), -1)
     head: dict[int, str] = {}  # column -> text, of the first row above it with two headers or more
@@ -186,11 +184,16 @@ def repeated_header(v: TableView) -> int:
             break
     if len(head) < 2:
         return 0
+    # a row can repeat the header row only where two of its cells hold its texts in its
+    # columns: the cells holding one of them found in one pass (by their texts' numbers)
+    ids = v.text_ids
+    wanted = {ids.get(t, -1) for t in head.values()}
+    found = Counter(c.row for c in map(cells.__getitem__, compress(range(len(cells)), map(wanted.__contains__, v.text_of)))
+                    if c.row > first_data and head.get(c.col) == c.text)
+    own = own_rows(v)
     n = 0
-    for r, row_cells in groupby(cells, key=_ROW):
-        if r <= first_data:
-            continue
-        texts = [c for c in row_cells if c.text]
+    for r in sorted(r for r, k in found.items() if k >= 2):
+        texts = [c for c in own[r] if c.text]
         same = [c for c in texts if head.get(c.col) == c.text]
         if len(same) >= 2 and len(same) * 5 >= len(texts) * 4:
             for c in same:
