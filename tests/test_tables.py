@@ -563,16 +563,6 @@ def test_a_text_of_ascii_digits_is_typed_as_the_patterns_type_it():
     assert text_type("١٢٣") == patterns("١٢٣") and text_type("²") != "date"
 
 
-def test_text_types_types_each_text_as_text_type():
-    """``text_types`` (a table's distinct texts typed at once, digits alone without a call
-    each) gives ``text_type`` of each text."""
-    from kitten.tables.features import text_type, text_types
-
-    texts = ([str(i) for i in range(0, 30000, 7)] + [str(y) for y in range(1400, 2200)] + ["0" * k for k in range(1, 45)]
-             + ["", "١٢٣", "²", "1,200", "12 May 1990", "May", "Total:", "x1", " 12", "1999 ", "ab cd", "日本語", "#3"])
-    assert text_types(texts) == [text_type(t) for t in texts]
-
-
 def test_header_typing_features_name_the_identifying_column_and_a_header_row_without_th():
     """``key_col``: the first column of distinct words left of a column of numbers (the
     names, not the towns, which repeat, nor the numbers); ``top_words``: a top row of short

@@ -327,13 +327,6 @@ class TableView:
     facts: tuple | None = None  # of each distinct text: key, words, ends_colon, note_mark (``text_facts``)
 
 
-def text_types(texts) -> list[str]:
-    """:func:`text_type` of each of ``texts``: a text of ASCII digits alone (most texts of a
-    big table of numbers) typed here as ``text_type`` types it, without a call each."""
-    return [("date" if len(t) == 4 and (t[:2] == "20" or t[0] == "1" and t[1] in "56789") else "numeric")
-            if t.isdigit() and t.isascii() and len(t) <= 40 else text_type(t) for t in texts]
-
-
 def view(grid: Grid) -> TableView:
     """The view of ``grid``: each text typed once per table (``text_type`` is a function of
     the text alone), and the cells that hold no element and no style (most cells of a big
@@ -342,7 +335,7 @@ def view(grid: Grid) -> TableView:
     texts = list(map(_TEXT, cells))
     ids: dict[str, int] = {}
     text_of = [ids.setdefault(t, len(ids)) for t in texts]  # a new text gets the next number
-    types = list(map(text_types(ids).__getitem__, text_of))  # each text typed once
+    types = list(map(list(map(text_type, ids)).__getitem__, text_of))  # each text typed once
     plain = Markup()
     # (an element's attribute names are listed faster than its style is looked up; ``in el``
     # would look among its children)
@@ -794,7 +787,6 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     full = g.full and n > 0
     R, C = rows_total, cols_total
 
-    zeros = _zeros
 
     def by(values, index) -> tuple:
         return (values if type(values) is list else list(values)), index
@@ -820,6 +812,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         """The cells whose text's key is one of ``keys``, found by their texts' numbers."""
         ids = set(compress(range(len(key_d)), map(keys.__contains__, key_d)))
         return list(compress(range(n), map(ids.__contains__, text_of)))
+
     length = v.lengths
     text_lengths = list(map(len, distinct))
     has = [x > 0 for x in length]
@@ -898,7 +891,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         if row_groups else ()
     top_words = _top_words([(types[i], words_d[text_of[i]]) for i in top_cells if has[i]], stats)
     first_alpha = next((j for j, a in enumerate(col_alpha) if a >= 0.5), -1)
-    first_text = zeros(n)
+    first_text = _zeros(n)
     for ix in (range(s.start, s.stop) for s in row_groups) if full else row_groups:
         first = next(compress(ix, map(has.__getitem__, ix)), None)
         if first is not None:
@@ -985,7 +978,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
         [_SECTION.get(c.section, 0.0) for c in cells]
     nonzero = {el: b for el, b in breaks.items() if b} if any(breaks.values()) else None
     breaks_col = [nonzero.get(c.element, 0) for c in cells] if nonzero else 0
-    emphasis, image, link = zeros(n), zeros(n), zeros(n)
+    emphasis, image, link = _zeros(n), _zeros(n), _zeros(n)
     for i in marked:
         m = marks[i]
         emphasis[i] = min(1.0, m.emphasis_chars / length[i]) if length[i] else 0.0
@@ -994,7 +987,7 @@ def cell_columns(v: TableView, breaks: dict) -> list:
     below_top_i = below_top  # (bools: indexes 0 and 1)
 
     def sparse(values: list) -> array:
-        out = zeros(n)
+        out = _zeros(n)
         for i in compress(range(n), values):
             out[i] = 1.0
         return out
