@@ -3,7 +3,7 @@ of them whole on pages whose kind is a list of things; the web2025 gold reader."
 from __future__ import annotations
 
 from kitten.boilerplate.items import repeated_items
-from kitten.boilerplate.keep_rules import code_units, with_code, with_items, with_sibling_prose
+from kitten.boilerplate.keep_rules import code_units, with_body_prose, with_code, with_items, with_sibling_prose
 from kitten.config import Config
 from kitten.evaluation.gold import parse_web2025, reader_for
 from kitten.log import PageLog
@@ -181,3 +181,34 @@ def test_an_article_in_several_rich_text_containers_is_kept_in_all_of_them() -> 
     few = with_sibling_prose(units, ["paragraph" if i < 2 else "other" for i in range(len(units))],
                              prose, words, [0.05] * len(units))
     assert sum(lab != "other" for lab in few) == 3  # its own third sentence only
+
+
+WRAPPED = "<div class='w'><p>{}</p></div>"
+SAGGING = [f"Paragraph {n} of the post explains the gallery and why it was made this way." for n in range(7)]
+
+
+def test_sentences_between_sure_paragraphs_of_the_body_are_kept_and_nothing_outside_it() -> None:
+    """A post written one wrapper a paragraph: the CRF's probability sags in its middle.
+    Between the first and the last paragraph it is fairly sure of, inside the element that
+    holds most of the kept prose, a sentence it gives some chance is kept; a sentence it
+    rules out, a line without a sentence and the sentences outside the body are not."""
+    html = ("<html><body><main><div class='post'>" + "".join(WRAPPED.format(t) for t in SAGGING[:5])
+            + "<div class='w'><p>Short line</p></div>" + WRAPPED.format(SAGGING[5]) + "</div>"
+            "<aside><p>Another site explains its own gallery and why it was made that way.</p></aside>"
+            "<div class='post'>" + WRAPPED.format(SAGGING[6]) + "</div></main></body></html>")
+    units = document(html).blocks
+    texts = [" ".join(b.text().split()) for b in units]
+    words = [len(t.split()) for t in texts]
+    prose = [w if w >= 8 and t.endswith(".") else 0 for t, w in zip(texts, words)]
+    assert texts[:5] == SAGGING[:5] and texts[5] == "Short line" and texts[7].startswith("Another")
+    labels = ["paragraph", "other", "paragraph", "other", "other", "other", "paragraph", "other", "paragraph"]
+    probs = [0.9, 0.05, 0.9, 0.001, 0.02, 0.05, 0.7, 0.5, 0.6]
+    out = with_body_prose(units, labels, prose, probs)
+    # the body is the first post (three of the four kept paragraphs): the aside and the
+    # second post lie between the sure paragraphs but outside it
+    assert out == ["paragraph", "paragraph", "paragraph", "other", "paragraph", "other", "paragraph", "other",
+                   "paragraph"]
+    # one sure paragraph is no span; a paragraph kept on a low probability is no anchor
+    assert with_body_prose(units, ["paragraph"] + ["other"] * 8, prose, probs) == ["paragraph"] + ["other"] * 8
+    low = with_body_prose(units, labels, prose, probs[:2] + [0.2] + probs[3:6] + [0.2, 0.5, 0.2])
+    assert low == labels

@@ -19,7 +19,9 @@ kept units.
 Then rules the CRF's view of one block at a time misses, each measured on the held-out
 sites: a prose block whose parent holds a kept prose block, beside a kept block of the
 same parent, or before a kept prose block (across one short line) is kept
-(:func:`with_sibling_prose`: an article's lead); a list or table after a kept heading
+(:func:`with_sibling_prose`: an article's lead), and so is a sentence inside the
+article's body between two paragraphs the CRF is fairly sure of
+(:func:`with_body_prose`); a list or table after a kept heading
 or clause ending with a colon, or between two kept blocks when the CRF gives one of its
 blocks some chance, is kept (:func:`with_groups`); a heading, sentence or
 clause ending with a colon right before a kept list or table is kept
@@ -83,6 +85,7 @@ from kitten.boilerplate.keep_rules import (
     tables_only,
     with_captions,
     with_code,
+    with_body_prose,
     with_data_tables,
     with_following_prose,
     with_groups,
@@ -154,6 +157,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     labels = [names[content[k]] if p >= threshold else "other" for p, k in zip(probs, likeliest)]
     labels = with_sibling_prose(units, labels, prose, words, probs)
     labels = with_following_prose(labels, prose, words, probs)
+    labels = with_body_prose(units, labels, prose, probs)
     cues = teaser_cues(rules)
     spans = list(group_spans(units))  # each list or table of the page, read by two rules
     labels = with_groups(units, with_headings(units, labels, texts, prose, probs, cues), probs, spans)
