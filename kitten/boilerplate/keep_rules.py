@@ -197,6 +197,13 @@ def with_body_prose(units: list[Block], labels: list[str], prose: list[int], pro
     kept comments beside a news story pull the body up to the column of teasers); gaps
     of at most 5 or 15 units (no gain: the sagging runs are long); floors of 0.05 and 0.1
     (less gain, the same losses)."""
+    anchors = [i for i, (lab, w, p) in enumerate(zip(labels, prose, probs)) if lab != "other" and w and p >= BODY_ANCHOR]
+    if len(anchors) < 2:
+        return labels
+    candidates = [i for i in range(anchors[0] + 1, anchors[-1])
+                  if labels[i] == "other" and prose[i] and probs[i] >= BODY_FLOOR and units[i].source is not None]
+    if not candidates:
+        return labels
     weight: dict = {}
     total = 0
     for u, lab, w in zip(units, labels, prose):
@@ -207,18 +214,14 @@ def with_body_prose(units: list[Block], labels: list[str], prose: list[int], pro
         while el is not None:
             weight[el] = weight.get(el, 0) + w
             el = el.getparent()
-    anchors = [i for i, (lab, w, p) in enumerate(zip(labels, prose, probs)) if lab != "other" and w and p >= BODY_ANCHOR]
-    if not total or len(anchors) < 2:
-        return labels
     # the elements holding more than half the words are one chain: its deepest holds the fewest
     held = [(w, -_depth(el), el) for el, w in weight.items() if w >= BODY_SHARE * total and el.tag not in _TOP]
     if not held:
         return labels
     body = min(held, key=lambda h: h[:2])[2]
     out = list(labels)
-    for i in range(anchors[0] + 1, anchors[-1]):
-        if out[i] == "other" and prose[i] and probs[i] >= BODY_FLOOR and units[i].source is not None \
-                and _inside(units[i].source, body):
+    for i in candidates:
+        if _inside(units[i].source, body):
             out[i] = "paragraph"
     return out
 
