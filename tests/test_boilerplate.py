@@ -734,6 +734,18 @@ def test_a_footer_under_an_article_is_dropped(tiny_model: Path, monkeypatch) -> 
     assert _gated(notice, probs, tiny_model, monkeypatch)[0].startswith("This material")
 
 
+def test_a_button_is_dropped_and_a_link_in_a_sentence_kept(tiny_model: Path, monkeypatch) -> None:
+    """A kept unit whose text is all one button's (a ``<button>``, a link styled as one, a
+    ``role="button"``) is a call to act, not text; a link inside a sentence stays."""
+    buttons = ("<p><button type='button'>Subscribe</button></p><div><a class='btn btn-primary' href='/join'>"
+               "Sign Up</a></div><div><a role='button' href='/demo'>Book Your Free Demo</a></div>")
+    linked = "<p>Drivers can <a class='btn' href='/map'>read the map</a> of the ring road before they set off.</p>"
+    probs = {"Drivers": 0.9, "The council": 0.9, "Subscribe": 0.9, "Sign": 0.9, "Book": 0.9}
+    kept = _gated(f"<article>{BODY}{buttons}{linked}</article>", probs, tiny_model, monkeypatch)
+    assert not any(t.startswith(("Subscribe", "Sign", "Book")) for t in kept)
+    assert "Drivers can read the map of the ring road before they set off." in kept
+
+
 LEAD = "<p>The mayor said on Monday that the bridge over the river would be closed for repairs until June.</p>"
 BODY = ("<p>Drivers will have to use the ring road, which adds about twenty minutes to the trip into town.</p>"
         "<p>The council expects the repairs to cost less than the new bridge it had planned to build.</p>")

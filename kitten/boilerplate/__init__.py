@@ -31,8 +31,8 @@ kept whole (:func:`with_data_tables`,
 ``[boilerplate] keep_data_tables``; the tables step's own classifier decides); readers'
 comments under a kept article are dropped (:func:`without_comments`,
 ``[boilerplate] drop_comments``), and so are the page's footer, writers' author boxes
-and cookie settings dialogs (:func:`without_footers`, :func:`without_author_boxes`,
-:func:`without_consent_dialogs`); the
+cookie settings dialogs and buttons ("Add to cart": :func:`without_footers`,
+:func:`without_author_boxes`, :func:`without_consent_dialogs`, :func:`without_buttons`); the
 page's headline and its figure captions, which
 golds disagree on, are kept unless ``[boilerplate] keep_title`` or ``keep_captions`` is
 false (:func:`without`). The
@@ -67,6 +67,7 @@ from kitten.boilerplate.drop_rules import (
     teaser_cues,
     without,
     without_author_boxes,
+    without_buttons,
     without_comments,
     without_consent_dialogs,
     without_datelines,
@@ -178,6 +179,7 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     labels = without_author_boxes(units, labels, prose)
     labels = without_consent_dialogs(units, labels, prose, rules)
     labels = without_teasers(units, labels, texts, cues)
+    labels = without_buttons(units, labels, texts)
     labels = without_link_lines(units, labels, texts, prose)
     if page_type in SHOP_PAGES:
         labels = without_repeats(labels, texts)
