@@ -746,6 +746,23 @@ def test_a_button_is_dropped_and_a_link_in_a_sentence_kept(tiny_model: Path, mon
     assert "Drivers can read the map of the ring road before they set off." in kept
 
 
+def test_a_section_of_teasers_under_an_article_is_dropped_up_to_the_next_heading(tiny_model: Path,
+                                                                                 monkeypatch) -> None:
+    """A kept heading that starts with a cue of rules/related.txt ("You may also like",
+    "Ähnliche Artikel") opens a section of other pages' teasers: it goes with what the
+    gate kept under it, up to the next heading; a section of the article stays."""
+    teasers = ("<h2>You may also like</h2><p>Ring roads of the region: a short history of the bypasses "
+               "built since the war.</p><h2>Works on the bridge</h2><p>The works start in March and the "
+               "crews will work at night to keep the bridge open by day.</p>")
+    probs = {"Drivers": 0.9, "The council": 0.9, "You may": 0.9, "Ring": 0.9, "Works": 0.9, "The works": 0.9}
+    kept = _gated(f"<article>{BODY * 3}{teasers}</article>", probs, tiny_model, monkeypatch)
+    assert not any(t.startswith(("You may", "Ring")) for t in kept)
+    assert "Works on the bridge" in kept and any(t.startswith("The works start") for t in kept)
+    german = teasers.replace("You may also like", "Ähnliche Artikel")
+    assert not any(t.startswith("Ring") for t in _gated(f"<article>{BODY * 3}{german}</article>",
+                                                        {**probs, "Ähnliche": 0.9}, tiny_model, monkeypatch))
+
+
 LEAD = "<p>The mayor said on Monday that the bridge over the river would be closed for repairs until June.</p>"
 BODY = ("<p>Drivers will have to use the ring road, which adds about twenty minutes to the trip into town.</p>"
         "<p>The council expects the repairs to cost less than the new bridge it had planned to build.</p>")

@@ -31,8 +31,10 @@ kept whole (:func:`with_data_tables`,
 ``[boilerplate] keep_data_tables``; the tables step's own classifier decides); readers'
 comments under a kept article are dropped (:func:`without_comments`,
 ``[boilerplate] drop_comments``), and so are the page's footer, writers' author boxes
-cookie settings dialogs and buttons ("Add to cart": :func:`without_footers`,
-:func:`without_author_boxes`, :func:`without_consent_dialogs`, :func:`without_buttons`); the
+cookie settings dialogs, buttons ("Add to cart") and sections of teasers ("You may
+also like", not on documentation pages): :func:`without_footers`,
+:func:`without_author_boxes`, :func:`without_consent_dialogs`, :func:`without_buttons`,
+:func:`without_related_sections`); the
 page's headline and its figure captions, which
 golds disagree on, are kept unless ``[boilerplate] keep_title`` or ``keep_captions`` is
 false (:func:`without`). The
@@ -73,6 +75,7 @@ from kitten.boilerplate.drop_rules import (
     without_datelines,
     without_footers,
     without_link_lines,
+    without_related_sections,
     without_repeats,
     without_teasers,
 )
@@ -180,6 +183,8 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     labels = without_consent_dialogs(units, labels, prose, rules)
     labels = without_teasers(units, labels, texts, cues)
     labels = without_buttons(units, labels, texts)
+    if page_type != "documentation":
+        labels = without_related_sections(units, labels, texts, prose, cues)
     labels = without_link_lines(units, labels, texts, prose)
     if page_type in SHOP_PAGES:
         labels = without_repeats(labels, texts)
