@@ -30,7 +30,7 @@ article's kept headline and body is kept (:func:`with_captions`); every data tab
 kept whole (:func:`with_data_tables`,
 ``[boilerplate] keep_data_tables``; the tables step's own classifier decides); readers'
 comments under a kept article are dropped (:func:`without_comments`,
-``[boilerplate] drop_comments``), and so are the page's footer, writers' author boxes
+``[boilerplate] drop_comments``), and so are the page's footer, writers' author boxes,
 cookie settings dialogs, buttons ("Add to cart") and sections of teasers ("You may
 also like", not on documentation pages): :func:`without_footers`,
 :func:`without_author_boxes`, :func:`without_consent_dialogs`, :func:`without_buttons`,
@@ -87,9 +87,9 @@ from kitten.boilerplate.keep_rules import (
     dropped_tables,
     group_spans,
     tables_only,
+    with_body_prose,
     with_captions,
     with_code,
-    with_body_prose,
     with_data_tables,
     with_following_prose,
     with_groups,
