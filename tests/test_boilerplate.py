@@ -763,6 +763,34 @@ def test_a_section_of_teasers_under_an_article_is_dropped_up_to_the_next_heading
                                                         {**probs, "Ähnliche": 0.9}, tiny_model, monkeypatch))
 
 
+def test_the_headline_is_kept_above_a_kept_article_unless_the_configuration_leaves_it_out(
+        tiny_model: Path, monkeypatch) -> None:
+    """On a page read as an article the page's headline (its ``h1``) is kept when the gate
+    keeps the article, across the byline and share line the CRF drops; the article preset
+    (``keep_title = false``) leaves it out, and a headline over no article is not kept."""
+    from kitten.boilerplate.crf import Model
+    from kitten.boilerplate.keep_rules import with_headline
+
+    html = (f"<article><h1>Bridge closed for repairs</h1><p>By Ann Lee</p><p>Share this</p>{BODY * 3}</article>")
+    probs = {"Drivers": 0.9, "The council": 0.9, "Bridge": 0.01, "By Ann": 0.01, "Share": 0.01}
+    doc = document(f"<html><body>{html}</body></html>")
+    monkeypatch.setattr(Model, "marginals_own", _probabilities(probs)(doc))
+
+    def kept(keep_title: bool, page_type: str | None = "article") -> list[str]:
+        config = Config.from_dict({"boilerplate": {"method": "crf", "model": str(tiny_model), "unsure_below": 0.0,
+                                                   "keep_title": keep_title}})
+        out, _ = gate(doc, config.boilerplate, PageLog(), page_type=page_type)
+        return [" ".join(b.text().split()) for b in out.blocks]
+
+    assert kept(True)[0] == "Bridge closed for repairs" and "Share this" not in kept(True)
+    assert "Bridge closed for repairs" not in kept(False)
+    assert "Bridge closed for repairs" not in kept(True, page_type="product")
+    # over a few words of prose (no article), the headline stays out
+    own = [["title.at"], ["kind.paragraph"], ["kind.paragraph"]]
+    assert with_headline(["other", "paragraph", "other"], own, [0, 30, 0]) == ["other", "paragraph", "other"]
+    assert with_headline(["other", "paragraph", "paragraph"], own, [0, 30, 30])[0] == "header"
+
+
 LEAD = "<p>The mayor said on Monday that the bridge over the river would be closed for repairs until June.</p>"
 BODY = ("<p>Drivers will have to use the ring road, which adds about twenty minutes to the trip into town.</p>"
         "<p>The council expects the repairs to cost less than the new bridge it had planned to build.</p>")

@@ -26,7 +26,8 @@ or clause ending with a colon, or between two kept blocks when the CRF gives one
 blocks some chance, is kept (:func:`with_groups`); a heading, sentence or
 clause ending with a colon right before a kept list or table is kept
 (:func:`with_introductions`); a figure's caption between an
-article's kept headline and body is kept (:func:`with_captions`); every data table is
+article's kept headline and body is kept (:func:`with_captions`), and so is the page's
+headline above a kept article (:func:`with_headline`); every data table is
 kept whole (:func:`with_data_tables`,
 ``[boilerplate] keep_data_tables``; the tables step's own classifier decides); readers'
 comments under a kept article are dropped (:func:`without_comments`,
@@ -94,6 +95,7 @@ from kitten.boilerplate.keep_rules import (
     with_following_prose,
     with_groups,
     with_headings,
+    with_headline,
     with_introductions,
     with_items,
     with_sibling_prose,
@@ -167,6 +169,8 @@ def gate(doc: Document, config: BoilerplateConfig, log: PageLog, classifiers: st
     labels = with_groups(units, with_headings(units, labels, texts, prose, probs, cues), probs, spans)
     if config.keep_captions:
         labels = with_captions(units, labels, own)
+    if config.keep_title and page_type == "article":
+        labels = with_headline(labels, own, prose)
     if tables is not None and config.keep_data_tables:
         dropped = dropped_tables(units, labels)
         if dropped:
