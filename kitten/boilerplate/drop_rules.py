@@ -1,15 +1,15 @@
 """The gate's rules that drop a unit the CRF kept, each measured on held-out sites (its
 figures in its docstring): readers' comments under an article, the page's footer,
-writers' author boxes, cookie settings dialogs, buttons, sections of teasers, teaser lines, linked headlines of other
-articles, datelines, and the headline and captions when the configuration leaves them
-out."""
+writers' author boxes, cookie settings dialogs, buttons, sections of teasers, teaser
+lines, linked headlines of other articles, datelines, and the headline and captions when
+the configuration leaves them out."""
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 from typing import Callable
 
-from kitten.boilerplate.reading import STOPS
+from kitten.boilerplate.reading import ARTICLE_WORDS, STOPS
 from kitten.document import Block
 from kitten.lists import link_letters
 from kitten.resources import lines
@@ -36,9 +36,6 @@ TIME_OF_DAY = re.compile(r"\b\d{1,2}(?::\d{2}(?!\d)|[.h]\d{2}\s*(?:[ap]\.?m\b|uh
                           r"|cet\b|cest\b|bst\b|ist\b))", re.I)
 
 YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-
-#: prose words kept outside comment containers that make an article (:func:`without_comments`)
-ARTICLE_WORDS = 50
 
 
 def without(labels: list[str], own: list[list[str]], marks: frozenset) -> list[str]:

@@ -1,7 +1,7 @@
 """The gate's rules that keep a unit the CRF dropped, each measured on held-out sites (its
-figures in its docstring): an article's lead and its siblings, the sentences of its body, a section's heading, a list
-or table inside the text and its introduction, a figure's caption, every data table, and
-the repeated items of a thread or a listing."""
+figures in its docstring): an article's lead and its siblings, the sentences of its body,
+its headline, a section's heading, a list or table inside the text and its introduction,
+a figure's caption, every data table, and the repeated items of a thread or a listing."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,7 +12,7 @@ from typing import Iterator
 
 from kitten.boilerplate.fallback import FALLBACK
 from kitten.boilerplate.items import repeated_items
-from kitten.boilerplate.reading import FIGURE, LIST_KINDS, SENTENCE_WORDS, TITLE
+from kitten.boilerplate.reading import ARTICLE_WORDS, FIGURE, LIST_KINDS, SENTENCE_WORDS, TITLE
 from kitten.document import Block, Document
 from kitten.log import PageLog
 from kitten.tables.collect import TABLE
@@ -180,8 +180,9 @@ def with_body_prose(units: list[Block], labels: list[str], prose: list[int], pro
     :data:`BODY_ANCHOR` or more, and has :data:`BODY_FLOOR` is kept. The CRF's probability
     sags in the middle of long texts written one wrapper a paragraph (a site builder's
     post whose middle sections fall to 0.02-0.09, a service page's sections between its
-    kept introduction and closing paragraph, a listing's entries), where :func:`with_sibling_prose`
-    finds no shared parent and :func:`with_following_prose` stops at its floor.
+    kept introduction and closing paragraph, a listing's entries), where
+    :func:`with_sibling_prose` finds no shared parent and :func:`with_following_prose`
+    stops at its floor.
 
     Measured on web2025's training sites out of fold (``benchmarks/gate_folds.py``): all
     0.844 -> 0.847 (article 0.931 -> 0.933, listing 0.689 -> 0.704, documentation 0.905
@@ -197,7 +198,8 @@ def with_body_prose(units: list[Block], labels: list[str], prose: list[int], pro
     kept comments beside a news story pull the body up to the column of teasers); gaps
     of at most 5 or 15 units (no gain: the sagging runs are long); floors of 0.05 and 0.1
     (less gain, the same losses)."""
-    anchors = [i for i, (lab, w, p) in enumerate(zip(labels, prose, probs)) if lab != "other" and w and p >= BODY_ANCHOR]
+    anchors = [i for i, (lab, w, p) in enumerate(zip(labels, prose, probs))
+               if lab != "other" and w and p >= BODY_ANCHOR]
     if len(anchors) < 2:
         return labels
     candidates = [i for i in range(anchors[0] + 1, anchors[-1])
@@ -429,15 +431,10 @@ def with_captions(units: list[Block], labels: list[str], own: list[list[str]]) -
     return out
 
 
-#: the page's headline is kept above an article of at least this many words of kept prose
-#: (:func:`with_headline`)
-HEADLINE_PROSE = 50
-
-
 def with_headline(labels: list[str], own: list[list[str]], prose: list[int]) -> list[str]:
     """``labels`` with the page's headline kept (the unit with the feature of
     ``reading.TITLE``: the heading that matches the page's title, or its first ``h1``) when
-    the kept units hold an article (:data:`HEADLINE_PROSE` words of prose or more): the
+    the kept units hold an article (``reading.ARTICLE_WORDS`` words of prose or more): the
     default keeps the headline, which the CRF drops when a byline, a date and share buttons
     stand between it and the text. The gate calls it on pages the page-type classifier
     reads as articles, with ``[boilerplate] keep_title`` (the article preset leaves the
@@ -449,7 +446,7 @@ def with_headline(labels: list[str], own: list[list[str]], prose: list[int]) -> 
     (its gold leaves the title out): held out 0.857 either way (article 0.951 -> 0.950),
     out of fold 0.848 either way. On every kind of page: the same but the hand-annotated
     must-drop 93.2% -> 92.9% and web2025's forums and products lower."""
-    if sum(w for w, lab in zip(prose, labels) if lab != "other") < HEADLINE_PROSE:
+    if sum(w for w, lab in zip(prose, labels) if lab != "other") < ARTICLE_WORDS:
         return labels
     return ["header" if lab == "other" and not TITLE.isdisjoint(f) else lab for lab, f in zip(labels, own)]
 

@@ -7,6 +7,11 @@ import re
 #: a block holds a sentence when it has this many words and a sentence end
 SENTENCE_WORDS = 8
 
+#: kept units hold an article when they hold this many words of prose (sentences): the
+#: rules that drop comments, footers and the like under an article, and the one that keeps
+#: its headline, ask for it
+ARTICLE_WORDS = 50
+
 #: the characters that end a sentence (one search for any of them: :data:`END_MARK`)
 _ENDS = (".", "!", "?", "。", "！", "？", "”", '"', "»", "؟", "।", "။", "።")
 
